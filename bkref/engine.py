@@ -1,0 +1,597 @@
+"""The referee's engine: a game state and the events applied to it.
+
+``State`` is the one state object; ``state.play(event)`` applies an event in place and
+returns the violations it found (empty when legal), and ``apply(state, event)`` is the
+pure form, which leaves ``state`` untouched and returns the next state. Replay and
+stepping back keep the states. There is no I/O here: reading logs is ``bkref.logfile``.
+
+An illegal event is reported and skipped, so that one run lists every problem: its
+effects are not applied. Two kinds of event are still applied after a report, because
+what they record did happen at the table and skipping them would only bury the real
+problem under consequences: a deal or draw whose cards are not the deck's next ones
+(D1, P3) or exceed a card's copies (S4); and a pick whose cards break D2/D3/D5, which
+still counts as that player's pick of the turn (none of its cards is played).
+
+>>> from bkref.events import Game, Deal
+>>> state = State()
+>>> state.play(Game(format="bkref/1", players=["ann", "bob", "cid"]))
+[]
+>>> [v.rule for v in state.play(Deal(round=2, hands={}))]
+['T1']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import NamedTuple
+
+from bkref import scoring
+from bkref.catalog import BOARD, CARDS, COPY_CARDS, DECK_SIZE
+from bkref.events import FORMAT, Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
+from bkref.fiefs import Fief, fiefs, regions
+from bkref.position import Position
+
+ROUNDS = 4
+HAND_SIZE = {2: 10, 3: 12, 4: 10}
+KEEP = {2: 1, 3: 2, 4: 2}
+
+
+class Violation(NamedTuple):
+    """One broken rule: its id in RULES.md (or F1, X1) and a sentence for players."""
+
+    rule: str
+    message: str
+
+
+class Skip(Exception):
+    """Raised by a check when the event cannot be applied."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.violation = Violation(rule, message)
+
+
+def _cards(ids: list[str]) -> str:
+    return ", ".join(ids) if ids else "nothing"
+
+
+def _take(hand: list[str], cards: list[str]) -> list[str] | None:
+    """``hand`` without ``cards`` (as a multiset), or None if a card is missing."""
+    rest = list(hand)
+    for card in cards:
+        try:
+            rest.remove(card)
+        except ValueError:
+            return None
+    return rest
+
+
+class State:
+    """A game in progress, as the referee sees it.
+
+    Phases: ``setup`` (no game event yet), ``dealing`` (the next round's deal is due),
+    ``exploring``, ``building``, ``ending`` (after the 4th harvest), ``over``.
+    """
+
+    def __init__(self) -> None:
+        self.players: tuple[str, ...] = ()
+        self.rulings = Rulings()
+        self.deck: list[str] | None = None
+        self.deck_pos = 0
+        self.used: Counter[str] = Counter()
+        self.phase = "setup"
+        self.round = 0
+        self.turn = 0
+        self.hands: dict[str, list[str]] = {}
+        self.reserves: dict[str, list[str]] = {}
+        self.picks: dict[str, Pick | None] = {}
+        self.last_pass: dict[str, list[str]] = {}
+        self.pending: list[tuple[str, int]] = []
+        self.position = Position()
+        self.supply: dict[str, Counter[str]] = {}
+        self.parchments: dict[str, list[str]] = {}
+        self.camps_played: dict[str, int] = {}
+        self.camps_placed: dict[str, int] = {}
+        self.camp_floor = 0
+        self.harvests: list[dict[str, list[Fief]]] = []
+        self.copies: dict[str, dict[str, str | None]] = {}
+        self.final: scoring.FinalScore | None = None
+
+    # -- keeping states --------------------------------------------------------------
+
+    def copy(self) -> State:
+        """An independent copy: playing events on it leaves this state as it is."""
+        new = State.__new__(State)
+        new.__dict__.update(self.__dict__)
+        new.used = Counter(self.used)
+        new.hands = {p: list(h) for p, h in self.hands.items()}
+        new.reserves = {p: list(h) for p, h in self.reserves.items()}
+        new.picks = dict(self.picks)
+        new.last_pass = dict(self.last_pass)
+        new.pending = list(self.pending)
+        new.position = self.position.copy()
+        new.supply = {p: Counter(c) for p, c in self.supply.items()}
+        new.parchments = {p: list(c) for p, c in self.parchments.items()}
+        new.camps_played = dict(self.camps_played)
+        new.camps_placed = dict(self.camps_placed)
+        new.harvests = list(self.harvests)
+        new.copies = {p: dict(c) for p, c in self.copies.items()}
+        return new
+
+    # -- questions -------------------------------------------------------------------
+
+    @property
+    def complete(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def turns_per_round(self) -> int:
+        return HAND_SIZE[len(self.players)] // KEEP[len(self.players)]
+
+    def left_of(self, player: str) -> str:
+        """The player on ``player``'s left: the next seat clockwise (S1)."""
+        i = self.players.index(player)
+        return self.players[(i + 1) % len(self.players)]
+
+    def right_of(self, player: str) -> str:
+        """The player on ``player``'s right: the previous seat (S1)."""
+        i = self.players.index(player)
+        return self.players[(i - 1) % len(self.players)]
+
+    def harvest_total(self, player: str) -> int:
+        return sum(f.carrots for harvest in self.harvests for f in harvest.get(player, ()))
+
+    def where(self) -> str:
+        """Where the game stands, in words: "round 2, turn 3", "after the 4th harvest"."""
+        return {
+            "setup": "before the game event",
+            "dealing": f"before the deal of round {self.round + 1}",
+            "exploring": f"in round {self.round}, turn {self.turn}",
+            "building": f"in the construction of round {self.round}",
+            "ending": "after the 4th harvest, before the end event",
+            "over": "after the end event",
+        }[self.phase]
+
+    # -- applying events -------------------------------------------------------------
+
+    def play(self, event: Event) -> list[Violation]:
+        """Apply ``event`` in place; return what it broke (empty when legal)."""
+        handler = _HANDLERS[type(event)]
+        found: list[Violation] = []
+        try:
+            handler(self, event, found)
+        except Skip as skip:
+            found.append(skip.violation)
+        return found
+
+    def finish(self) -> list[Violation]:
+        """What the end of the log breaks: a game stops only after its end event (T1)."""
+        if self.phase in ("setup", "over"):
+            return []
+        return [Violation("T1", f"the log ends {self.where()}; a game has 4 rounds and an end event")]
+
+    # -- checks shared by the handlers -----------------------------------------------
+
+    def _player(self, player: str, field: str = "player") -> None:
+        if player not in self.players:
+            raise Skip("F1", f"{field} {player!r} is not a player of this game ({', '.join(self.players)})")
+
+    def _expect_phase(self, phase: str, what: str) -> None:
+        if self.phase != phase:
+            raise Skip("T1", f"{what} comes {self.where()}")
+
+    def _expect_round(self, rnd: int, what: str) -> None:
+        if rnd != self.round:
+            raise Skip("T1", f"{what} is marked round {rnd}, but the game is in round {self.round}")
+
+    def _conserve(self, cards: list[str], found: list[Violation]) -> None:
+        """Conservation mode (no deck): no card used more often than its copies (S4)."""
+        self.used.update(cards)
+        over = sorted({c for c in cards if self.used[c] > CARDS[c].copies})
+        for card in over:
+            copies = CARDS[card].copies
+            found.append(
+                Violation("S4", f"{card} is used {self.used[card]} times, the game has {copies} "
+                          f"{'copy' if copies == 1 else 'copies'}")
+            )
+
+    def _from_deck(self, count: int) -> list[str] | None:
+        if self.deck is None:
+            return None
+        return self.deck[self.deck_pos : self.deck_pos + count]
+
+    # -- playing cards (P1-P4) -------------------------------------------------------
+
+    def _play_card(self, player: str, card: str) -> None:
+        kind = CARDS[card].kind
+        if kind == "territory":
+            position = self.position
+            if position.building.get(card, "").startswith("camp"):
+                del position.building[card]  # P1: a camp leaves, whoever's it was
+            position.owner[card] = player
+        elif kind in ("treasure", "mission"):
+            self.parchments[player].append(card)
+        elif kind == "provisions":
+            self.pending.append((player, self.turn))
+        else:
+            self.supply[player][card] += 1
+            if kind == "camp":
+                self.camps_played[player] += 1
+
+
+def _on_game(state: State, event: Game, found: list[Violation]) -> None:
+    if state.phase != "setup":
+        raise Skip("T1", "a second game event: a log holds one game")
+    if event.format != FORMAT:
+        raise Skip("F1", f"format is {event.format!r}; this referee reads {FORMAT!r}")
+    players = event.players
+    if not 2 <= len(players) <= 4:
+        raise Skip("S1", f"{len(players)} players; Bunny Kingdom is for 2 to 4")
+    twice = sorted({p for p in players if players.count(p) > 1})
+    if twice:
+        raise Skip("S1", f"player {twice[0]!r} has two seats; players must be distinct")
+    state.players = tuple(players)
+    state.rulings = event.rulings
+    state.phase = "dealing"
+    for p in players:
+        state.supply[p] = Counter()
+        state.parchments[p] = []
+        state.camps_played[p] = 0
+        state.camps_placed[p] = 0
+    if event.deck is not None:
+        counts = Counter(event.deck)
+        wrong = [
+            f"{c} x{counts[c]} (the game has {CARDS[c].copies})"
+            for c in sorted(set(CARDS) | set(counts))
+            if counts[c] != CARDS[c].copies
+        ]
+        if wrong:
+            shown = "; ".join(wrong[:3]) + (f"; and {len(wrong) - 3} more" if len(wrong) > 3 else "")
+            found.append(
+                Violation("S4", f"the deck has {len(event.deck)} cards, not the game's {DECK_SIZE}: "
+                          f"{shown}; checking without a deck")
+            )
+        else:
+            state.deck = list(event.deck)
+
+
+def _on_deal(state: State, event: Deal, found: list[Violation]) -> None:
+    state._expect_phase("dealing", f"the deal of round {event.round}")
+    if event.round != state.round + 1:
+        raise Skip("T1", f"the deal is marked round {event.round}; round {state.round + 1} is due")
+    n = len(state.players)
+    size = HAND_SIZE[n]
+    for p in event.hands:
+        state._player(p, "hands")
+    for p in event.reserves or {}:
+        state._player(p, "reserves")
+    missing = [p for p in state.players if p not in event.hands]
+    if missing:
+        raise Skip("D1", f"no hand is dealt to {', '.join(missing)}; every player gets {size} cards")
+    for p in state.players:
+        if len(event.hands[p]) != size:
+            raise Skip("D1", f"{p} is dealt {len(event.hands[p])} cards; with {n} players each gets {size}")
+    if n == 2:
+        reserves = event.reserves or {}
+        for p in state.players:
+            got = len(reserves.get(p, ()))
+            if got != size:
+                raise Skip("D1", f"{p}'s reserve has {got} cards; with 2 players each gets a reserve of {size}")
+    elif event.reserves:
+        raise Skip("D1", f"reserves are dealt only with 2 players, this game has {n}")
+    dealt = [c for p in state.players for c in event.hands[p]]
+    if n == 2:
+        dealt += [c for p in state.players for c in event.reserves[p]]  # type: ignore[index]
+    expected = state._from_deck(len(dealt))
+    if expected is None:
+        state._conserve(dealt, found)
+    elif dealt != expected:
+        i = next(i for i, (a, b) in enumerate(zip(dealt, expected + [""] * len(dealt))) if a != b)
+        deck_card = expected[i] if i < len(expected) else "nothing (the deck is empty)"
+        found.append(
+            Violation("D1", f"the deal does not follow the deck: its card {i + 1} is {dealt[i]}, "
+                      f"card {state.deck_pos + i + 1} of the deck is {deck_card}")
+        )
+    state.deck_pos += len(dealt)
+    state.round = event.round
+    state.turn = 1
+    state.phase = "exploring"
+    state.hands = {p: list(event.hands[p]) for p in state.players}
+    state.reserves = {p: list(event.reserves[p]) for p in state.players} if n == 2 else {}  # type: ignore[index]
+    state.picks = {}
+    state.last_pass = {}
+
+
+def _pass_direction(rnd: int) -> str:
+    return "left" if rnd % 2 == 1 else "right"
+
+
+def _on_pick(state: State, event: Pick, found: list[Violation]) -> None:
+    state._expect_phase("exploring", f"a pick for round {event.round}, turn {event.turn}")
+    state._expect_round(event.round, "the pick")
+    state._player(event.player)
+    p = event.player
+    if state.pending and event.turn > state.turn:
+        who, turn = state.pending[0]
+        raise Skip("T1", f"turn {event.turn} begins before {who}'s provisions of turn {turn} is drawn")
+    if event.turn != state.turn:
+        raise Skip("T1", f"the pick is marked turn {event.turn}, but the round is in turn {state.turn}")
+    if p in state.picks:
+        raise Skip("T1", f"{p} picks a second time in turn {state.turn}")
+    state.picks[p] = _legal_pick(state, event, found)
+    if len(state.picks) == len(state.players):
+        _reveal(state)
+
+
+def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | None:
+    """The pick if its cards are legal; otherwise report it and return None (D2, D3, D5)."""
+    p, n = event.player, len(state.players)
+    hand = state.hands[p]
+    if n == 2:
+        rule = "D3"
+        hand = hand + [state.reserves[p][state.turn - 1]]
+        discard = event.discard or []
+        if len(event.keep) != 1 or len(discard) != 1:
+            found.append(Violation(rule, f"{p} keeps {len(event.keep)} and discards {len(discard)} cards; "
+                                   "with 2 players each turn keeps 1 card and discards 1"))
+            return None
+        chosen = event.keep + discard
+    else:
+        rule = "D2"
+        if event.discard is not None:
+            found.append(Violation(rule, f"{p} discards {_cards(event.discard)}; only 2-player games discard"))
+            return None
+        if len(event.keep) != 2:
+            found.append(Violation(rule, f"{p} keeps {len(event.keep)} cards; each turn keeps exactly 2"))
+            return None
+        chosen = event.keep
+    if _take(hand, chosen) is not None:
+        return event
+    missing = [c for c in chosen if c not in hand] or chosen
+    card = missing[0]
+    where = "hand (with the reserve card)" if n == 2 else "hand"
+    wrong_way = state.last_pass.get(p)
+    if wrong_way is not None and card in wrong_way:
+        direction = _pass_direction(state.round)
+        found.append(Violation("D5", f"{p} picks {card}, which would be in {p}'s hand only if hands passed the "
+                               f"wrong way; in round {state.round} hands pass to the {direction}"))
+    else:
+        found.append(Violation(rule, f"{p} picks {card}, which is not in {p}'s {where}: {_cards(hand)}"))
+    return None
+
+
+def _reveal(state: State) -> None:
+    """Every player has picked: play the kept cards in seat order (D4) and pass (D5)."""
+    n = len(state.players)
+    rests: dict[str, list[str]] = {}
+    for p in state.players:
+        pick = state.picks[p]
+        hand = state.hands[p] + ([state.reserves[p][state.turn - 1]] if n == 2 else [])
+        if pick is None:  # an illegal pick plays nothing: the whole hand passes on
+            rests[p] = hand
+            continue
+        chosen = pick.keep + (pick.discard or [])
+        rests[p] = _take(hand, chosen) or []
+        for card in pick.keep:
+            state._play_card(p, card)
+    if _pass_direction(state.round) == "left":
+        state.hands = {state.left_of(p): rest for p, rest in rests.items()}
+        state.last_pass = {state.right_of(p): rest for p, rest in rests.items()}
+    else:
+        state.hands = {state.right_of(p): rest for p, rest in rests.items()}
+        state.last_pass = {state.left_of(p): rest for p, rest in rests.items()}
+    _next_turn(state)
+
+
+def _next_turn(state: State) -> None:
+    """Once a turn's picks and draws are all in, move to the next turn or to construction."""
+    if len(state.picks) < len(state.players) or state.pending:
+        return
+    if state.turn >= state.turns_per_round:
+        state.phase = "building"
+        state.camp_floor = 0
+    else:
+        state.turn += 1
+    state.picks = {}
+
+
+def _on_draw(state: State, event: Draw, found: list[Violation]) -> None:
+    state._expect_phase("exploring", f"a draw for round {event.round}, turn {event.turn}")
+    state._expect_round(event.round, "the draw")
+    state._player(event.player)
+    if event.turn != state.turn:
+        raise Skip("T1", f"the draw is marked turn {event.turn}, but the round is in turn {state.turn}")
+    if len(state.picks) < len(state.players):
+        waiting = [p for p in state.players if p not in state.picks]
+        raise Skip("D4", f"{event.player} draws before {', '.join(waiting)} picked in turn {state.turn}; "
+                   "kept cards are played only once every player has picked")
+    if not state.pending:
+        raise Skip("P3", f"{event.player} draws, but no provisions card is waiting to be resolved")
+    owner, _ = state.pending[0]
+    if owner != event.player:
+        raise Skip("P3", f"{event.player} draws, but the oldest provisions card to resolve is {owner}'s")
+    if len(event.cards) != 2:
+        raise Skip("P3", f"{event.player}'s provisions draws {len(event.cards)} cards; it draws exactly 2")
+    expected = state._from_deck(2)
+    if expected is None:
+        state._conserve(event.cards, found)
+    elif event.cards != expected:
+        found.append(Violation("P3", f"{event.player} draws {_cards(event.cards)}, but the top of the deck is "
+                               f"{_cards(expected)}"))
+    state.deck_pos += 2
+    state.pending.pop(0)
+    for card in event.cards:
+        state._play_card(event.player, card)
+    _next_turn(state)
+
+
+def _on_build(state: State, event: Build, found: list[Violation]) -> None:
+    state._expect_phase("building", f"{event.player}'s {event.card} build")
+    state._expect_round(event.round, "the build")
+    state._player(event.player)
+    p, card, at = event.player, CARDS[event.card], event.at
+    position = state.position
+    if card.kind in ("territory", "provisions", "treasure", "mission"):
+        rule, what = {"territory": ("P1", "a territory card claims its square when it is played"),
+                      "provisions": ("P3", "a provisions card draws 2 cards when it is played"),
+                      "treasure": ("P4", "a parchment stays face down until the end"),
+                      "mission": ("P4", "a parchment stays face down until the end")}[card.kind]
+        raise Skip(rule, f"{p} builds {card.id}, which is not a building: {what}")
+    if state.supply[p][card.id] == 0:
+        raise Skip("P2", f"{p} builds {card.id}, but has none in supply; a building must be played first")
+    count = 2 if card.kind == "sky_tower" else 1
+    if len(at) != count:
+        rule = "C5" if card.kind == "sky_tower" else "C3"
+        raise Skip(rule, f"{card.id} is placed on {len(at)} squares; it takes {count}")
+    for sq in at:
+        if position.occupied(sq):
+            if card.kind == "camp":
+                raise Skip("C6", f"{p} places {card.id} on {sq}, which holds {_describe(position, sq)}; "
+                           "a camp goes only on an empty square")
+            raise Skip("C3", f"{p} builds {card.id} on {sq}, which already holds {_describe(position, sq)}")
+    if card.kind == "camp":
+        sq = at[0]
+        if sq in position.owner:
+            raise Skip("C6", f"{p} places {card.id} on {sq}, where {position.owner[sq]} has a rabbit; "
+                       "a camp goes only on an empty square")
+        if card.priority < state.camp_floor:
+            raise Skip("C7", f"{p} places {card.id} after camp{state.camp_floor} in this construction; "
+                       "camps go in ascending priority order")
+    else:
+        for sq in at:
+            if position.owner.get(sq) != p:
+                holder = position.owner.get(sq)
+                whose = f"{holder} controls it" if holder else "nobody controls it"
+                raise Skip("C2", f"{p} builds {card.id} on {sq}, which {p} does not control ({whose})")
+        if card.requires_terrain and BOARD[at[0]].terrain != card.requires_terrain:
+            raise Skip("C4", f"{card.id} goes only on {card.requires_terrain}; {at[0]} is "
+                       f"{BOARD[at[0]].terrain}")
+    if card.kind == "sky_tower":
+        a, b = at
+        if a == b:
+            raise Skip("C5", f"both sky tower tokens are placed on {a}; they go on two different squares")
+        if any(a in group and b in group for group in regions(position, p)):
+            raise Skip("C5", f"{a} and {b} are already in one fief of {p}; a sky tower joins two different fiefs")
+        position.towers.append((a, b))
+    state.supply[p][card.id] -= 1
+    for sq in at:
+        position.building[sq] = card.id
+    if card.kind == "camp":
+        position.owner[at[0]] = p
+        state.camp_floor = card.priority
+        state.camps_placed[p] += 1
+
+
+def _describe(position: Position, square: str) -> str:
+    if BOARD[square].printed_city:
+        return "a printed city"
+    building = position.building[square]
+    who = position.owner.get(square)
+    return f"{who}'s {building}" if who else building
+
+
+def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
+    state._expect_phase("building", f"the harvest of round {event.round}")
+    state._expect_round(event.round, "the harvest")
+    for p in event.trading_posts:
+        state._player(p, "trading_posts")
+    for p in event.expect or {}:
+        state._player(p, "expect")
+    position = state.position
+    posts = {sq: who for sq, who in position.owner.items() if position.building.get(sq) == "trading_post"}
+    declared: dict[str, str] = {}
+    for p, squares in event.trading_posts.items():
+        for sq, resource in squares.items():
+            if posts.get(sq) != p:
+                raise Skip("H1", f"{p} declares {resource} for {sq}, where {p} has no trading post")
+            declared[sq] = resource
+    undeclared = sorted(sq for sq in posts if sq not in declared)
+    if undeclared:
+        sq = undeclared[0]
+        raise Skip("H1", f"{posts[sq]}'s trading post on {sq} is not declared; each post produces the "
+                   "wood, fish or carrot its owner declares at every harvest")
+    position.declared = declared
+    harvest = {p: fiefs(position, p) for p in state.players}
+    state.harvests.append(harvest)
+    for p, expected in (event.expect or {}).items():
+        got = sum(f.carrots for f in harvest[p])
+        if got != expected:
+            detail = "; ".join(f"fief of {f.squares[0]} ({len(f.squares)} squares) {f.strength}x{f.wealth}"
+                               for f in harvest[p] if f.carrots) or "no fief yields carrots"
+            found.append(Violation("X1", f"{p} harvests {got} carrots in round {state.round} ({detail}), "
+                                   f"the log expects {expected}"))
+    state.phase = "ending" if state.round == ROUNDS else "dealing"
+
+
+def _on_end(state: State, event: End, found: list[Violation]) -> None:
+    state._expect_phase("ending", "the end event")
+    for p in event.copies:
+        state._player(p, "copies")
+    for p in event.expect or {}:
+        state._player(p, "expect")
+    copies = _legal_copies(state, event)
+    state.copies = copies
+    state.final = scoring.final_score(state)
+    state.phase = "over"
+    for p, expected in (event.expect or {}).items():
+        got = state.final.players[p].total
+        if got != expected:
+            row = state.final.players[p]
+            found.append(Violation("X1", f"{p} ends with {got} carrots (harvests {row.harvest} + parchments "
+                                   f"{row.parchment_total}), the log expects {expected}"))
+
+
+def _legal_copies(state: State, event: End) -> dict[str, dict[str, str | None]]:
+    """Check each copy choice (E7, R3); raise Skip on the first wrong one."""
+    copies: dict[str, dict[str, str | None]] = {}
+    for p in state.players:
+        owned = [c for c in state.parchments[p] if c in COPY_CARDS]
+        chosen = event.copies.get(p, {})
+        for card in sorted(set(chosen) - set(owned)):
+            raise Skip("E7", f"{p} names a copy for {card}, but does not own {card}")
+        for card in sorted(set(owned)):
+            neighbour = state.right_of(p) if card == "liberal" else state.left_of(p)
+            side = "right" if card == "liberal" else "left"
+            if card not in chosen:
+                raise Skip("E7", f"{p}'s {card} has no copy choice; name the parchment of {neighbour} "
+                           f"(on the {side}) it copies, or null")
+            target = chosen[card]
+            theirs = state.parchments[neighbour]
+            copyable = [c for c in theirs if state.rulings.copy_of_copy == "follow" or c not in COPY_CARDS]
+            if target is None:
+                if copyable:
+                    raise Skip("E7", f"{p}'s {card} copies nothing, but {neighbour} (on the {side}) has "
+                               f"{_cards(sorted(set(copyable)))}")
+                copies.setdefault(p, {})[card] = None
+                continue
+            if target not in theirs:
+                raise Skip("E7", f"{p}'s {card} copies {target}, which {neighbour} (on the {side}) does not have")
+            if target in COPY_CARDS and state.rulings.copy_of_copy == "forbidden":
+                raise Skip("E7", f"{p}'s {card} copies {target}; a copy card may not copy a copy card "
+                           "(ruling R3 copy_of_copy: forbidden)")
+            copies.setdefault(p, {})[card] = target
+    if state.rulings.copy_of_copy == "follow":
+        for p, chosen in copies.items():
+            for card in chosen:
+                if scoring.resolve_copy(state.players, copies, p, card) is scoring.CYCLE:
+                    raise Skip("E7", f"{p}'s {card} copies a copy that leads back to itself "
+                               "(ruling R3 copy_of_copy: follow; a cycle is an error)")
+    return copies
+
+
+_HANDLERS: dict[type, Callable[[State, Event, list[Violation]], None]] = {
+    Game: _on_game,  # type: ignore[dict-item]
+    Deal: _on_deal,  # type: ignore[dict-item]
+    Pick: _on_pick,  # type: ignore[dict-item]
+    Draw: _on_draw,  # type: ignore[dict-item]
+    Build: _on_build,  # type: ignore[dict-item]
+    Harvest: _on_harvest,  # type: ignore[dict-item]
+    End: _on_end,  # type: ignore[dict-item]
+}
+
+
+def apply(state: State, event: Event) -> tuple[State, list[Violation]]:
+    """The pure form of ``State.play``: the next state and the violations, ``state`` unchanged."""
+    new = state.copy()
+    return new, new.play(event)

@@ -1,0 +1,158 @@
+"""Reading ``bkref/1`` logs: bytes in, numbered events (or format problems) out.
+
+This is the only place that knows about files and JSON lines; the rules live in
+``bkref.engine``. Lines are decoded one at a time as they are read, so a log of any
+length is checked in constant memory. Every problem with the text itself is a
+``Problem`` with rule ``F1`` and the physical line number (from 1).
+
+>>> records = list(read_lines([b'{"type":"game","format":"bkref/1","players":["a","b"]}\\n', b'# a comment\\n', b'{"type":"deal"\\n']))
+>>> records[0].line, type(records[0].event).__name__
+(1, 'Game')
+>>> records[1]
+Problem(line=3, event='deal', message='line 3 is not complete JSON: it stops before the end of the object')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+import msgspec
+
+from bkref.events import EVENT_TYPES, Event
+
+_DECODER = msgspec.json.Decoder(Event)
+_PEEK = msgspec.json.Decoder()
+_BOM = b"\xef\xbb\xbf"
+
+
+class Record(NamedTuple):
+    """One event of the log and the line it stands on."""
+
+    line: int
+    event: Event
+
+
+class Problem(NamedTuple):
+    """A line that is not a ``bkref/1`` event (rule F1); ``event`` is its type if known."""
+
+    line: int
+    event: str | None
+    message: str
+    fatal: bool = False
+
+
+_FIELD_KINDS = {
+    "at": "square",
+    "card": "card",
+    "keep": "card",
+    "discard": "card",
+    "cards": "card",
+    "hands": "card",
+    "reserves": "card",
+    "deck": "card",
+    "copies": "card",
+}
+
+
+def _explain(error: msgspec.DecodeError, line: int, kind: str | None) -> str:
+    """Turn a msgspec error into a sentence that names the field."""
+    text = str(error)
+    what = f"a {kind} event" if kind else "the event"
+    m = re.match(r"Object contains unknown field `(.+)`(?: - at `\$(.*)`)?$", text)
+    if m:
+        inside = f" in {m.group(2).lstrip('.')}" if m.group(2) else ""
+        return f"{what} has an unknown field {m.group(1)!r}{inside}"
+    m = re.match(r"Object missing required field `(.+)`(?: - at `\$(.*)`)?$", text)
+    if m:
+        return f"{what} lacks the required field {m.group(1)!r}"
+    m = re.match(r"Invalid (?:enum )?value (.+) - at `\$\.?(.*)`$", text)
+    if m:
+        value, path = m.group(1), m.group(2)
+        top = re.split(r"[.\[]", path)[0]
+        if top == "type":
+            return f"unknown event type {value}; the types are {', '.join(EVENT_TYPES)}"
+        if top == "trading_posts":
+            return f"{value} in trading_posts is neither a square (A1-J10) nor wood, fish or carrot"
+        if top == "rulings":
+            return f"{value} is not a value of ruling {path.split('.')[-1]} (see RULES.md R1-R5)"
+        if top == "copies":
+            return f"{value} in copies is not a card or a copy card (liberal, socialist)"
+        noun = _FIELD_KINDS.get(top)
+        if noun == "square":
+            return f"{value} in {path} is not a square of the board (A1 to J10)"
+        if noun == "card":
+            return f"{value} in {path} is not a card id of cards.csv or a square"
+        return f"{value} is not allowed in {path}"
+    m = re.match(r"(.+) - at `\$\.?(.*)`$", text)
+    if m:
+        return f"{what}: {m.group(2) or 'the event'}: {m.group(1)[0].lower()}{m.group(1)[1:]}"
+    if text == "Input data was truncated":
+        return f"line {line} is not complete JSON: it stops before the end of the object"
+    if text.startswith("JSON is malformed") or text.startswith("Invalid"):
+        return f"line {line} is not JSON ({text[0].lower()}{text[1:]})"
+    return f"{what}: {text[0].lower()}{text[1:]}"
+
+
+def _type_of(raw: bytes) -> str | None:
+    try:
+        obj = _PEEK.decode(raw)
+    except msgspec.DecodeError:
+        return None
+    kind = obj.get("type") if isinstance(obj, dict) else None
+    return kind if kind in EVENT_TYPES else None
+
+
+def read_lines(lines: Iterable[bytes]) -> Iterator[Record | Problem]:
+    """Decode raw lines (each with its line end) into records and F1 problems.
+
+    A binary file, or any problem before a ``game`` event was read, is fatal: it is the
+    last thing yielded, because nothing after it can be checked.
+    """
+    crlf_reported = False
+    game_seen = False
+    for number, raw in enumerate(lines, start=1):
+        if number == 1 and raw.startswith(_BOM):
+            yield Problem(1, None, "the file starts with a UTF-8 byte order mark; bkref/1 logs are plain UTF-8")
+            raw = raw[len(_BOM):]
+        if b"\0" in raw:
+            yield Problem(number, None, f"line {number} holds a NUL byte: this is a binary file, not a JSON-lines log",
+                          fatal=True)
+            return
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            yield Problem(number, None, f"line {number} is not UTF-8 text: this is not a JSON-lines log", fatal=True)
+            return
+        if raw.endswith(b"\r\n"):
+            raw = raw[:-2]
+            if not crlf_reported:
+                crlf_reported = True
+                yield Problem(number, None, "lines end with CRLF; bkref/1 logs end lines with LF alone")
+        stripped = raw.strip()
+        if not stripped or stripped.startswith(b"#"):
+            continue
+        try:
+            event = _DECODER.decode(stripped)
+        except msgspec.DecodeError as error:
+            kind = _type_of(stripped)
+            yield Problem(number, kind, _explain(error, number, kind), fatal=not game_seen)
+            if not game_seen:
+                return
+            continue
+        if not game_seen and type(event).__name__ != "Game":
+            kind = type(event).__struct_config__.tag
+            yield Problem(number, kind, f"the first event is a {kind}; a log starts with a game event", fatal=True)
+            return
+        game_seen = True
+        yield Record(number, event)
+    if not game_seen:
+        yield Problem(1, None, "the log holds no event: it needs at least a game event", fatal=True)
+
+
+def read_log(path: Path) -> Iterator[Record | Problem]:
+    """Stream the records and problems of the log at ``path`` (opened in binary)."""
+    with path.open("rb") as handle:
+        yield from read_lines(handle)

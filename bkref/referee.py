@@ -1,0 +1,85 @@
+"""Refereeing a log: read it (``bkref.logfile``) and play it (``bkref.engine``).
+
+>>> from pathlib import Path
+>>> report = check(Path("replays/worked-example.jsonl"))
+>>> report.status, report.diagnostics
+(0, [])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from bkref.diagnostics import Diagnostic, exit_status
+from bkref.engine import State
+from bkref.events import Event, event_type
+from bkref.logfile import Problem, read_log
+
+
+class Step(NamedTuple):
+    """One event played: its line, the event, the state after it, what it broke."""
+
+    line: int
+    event: Event
+    state: State
+    diagnostics: list[Diagnostic]
+
+
+@dataclass
+class Report:
+    """The outcome of checking one log."""
+
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    state: State = field(default_factory=State)
+    events: int = 0
+
+    @property
+    def status(self) -> int:
+        return exit_status(self.diagnostics)
+
+
+def play(path: Path, label: str | None = None, *, keep: bool = False) -> Iterator[Step | Diagnostic]:
+    """Play the log at ``path`` event by event.
+
+    Yields a ``Step`` per event read (with a copy of the state when ``keep``, else the
+    live state) and a ``Diagnostic`` per F1 problem and for the end of the log.
+    """
+    name = label if label is not None else str(path)
+    state = State()
+    last = 0
+    unreadable = False
+    for item in read_log(path):
+        if isinstance(item, Problem):
+            unreadable = True
+            yield Diagnostic(name, item.line, item.event, "F1", item.message)
+            continue
+        last = item.line
+        kind = event_type(item.event)
+        found = [Diagnostic(name, item.line, kind, v.rule, v.message) for v in state.play(item.event)]
+        yield Step(item.line, item.event, state.copy() if keep else state, found)
+    if not unreadable:
+        for v in state.finish():
+            yield Diagnostic(name, max(last, 1), None, v.rule, v.message)
+
+
+def check(path: Path, label: str | None = None) -> Report:
+    """Check one log; unreadable paths become an F1 diagnostic, never an exception."""
+    report = Report(label if label is not None else str(path))
+    try:
+        for item in play(path, report.path):
+            if isinstance(item, Step):
+                report.events += 1
+                report.diagnostics.extend(item.diagnostics)
+                report.state = item.state
+            else:
+                report.diagnostics.append(item)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        report.diagnostics.append(Diagnostic(report.path, 0, None, "F1", f"cannot read the file: {reason}"))
+    return report
+
+
