@@ -33,6 +33,9 @@ def _fail(message: str) -> typer.Exit:
 def validate(
     files: Annotated[list[Path], typer.Argument(help="Game logs (.jsonl) to check.", show_default=False)],
     output: Annotated[OutputFormat, typer.Option("--format", help="text for people, json for machines.")] = OutputFormat.text,
+    partial: Annotated[
+        bool, typer.Option("--partial", help="Accept a log that stops before the game's end (a game in progress).")
+    ] = False,
 ) -> None:
     """Check game logs against the rules; print one line per problem.
 
@@ -52,7 +55,7 @@ def validate(
             report = Report(str(path))
             report.diagnostics.append(Diagnostic(str(path), 0, None, "F1", "is a directory, not a log file"))
         else:
-            report = check(path)
+            report = check(path, partial=partial)
         reports.append(report)
     (print_json if output is OutputFormat.json else print_text)(reports, sys.stdout)
     status = max(r.status for r in reports)

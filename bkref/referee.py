@@ -42,11 +42,14 @@ class Report:
         return exit_status(self.diagnostics)
 
 
-def play(path: Path, label: str | None = None, *, keep: bool = False) -> Iterator[Step | Diagnostic]:
+def play(
+    path: Path, label: str | None = None, *, keep: bool = False, partial: bool = False
+) -> Iterator[Step | Diagnostic]:
     """Play the log at ``path`` event by event.
 
     Yields a ``Step`` per event read (with a copy of the state when ``keep``, else the
-    live state) and a ``Diagnostic`` per F1 problem and for the end of the log.
+    live state) and a ``Diagnostic`` per F1 problem, and for a log that stops before
+    the game's end (T1) unless ``partial``.
     """
     name = label if label is not None else str(path)
     state = State()
@@ -61,16 +64,16 @@ def play(path: Path, label: str | None = None, *, keep: bool = False) -> Iterato
         kind = event_type(item.event)
         found = [Diagnostic(name, item.line, kind, v.rule, v.message) for v in state.play(item.event)]
         yield Step(item.line, item.event, state.copy() if keep else state, found)
-    if not unreadable:
+    if not unreadable and not partial:
         for v in state.finish():
             yield Diagnostic(name, max(last, 1), None, v.rule, v.message)
 
 
-def check(path: Path, label: str | None = None) -> Report:
+def check(path: Path, label: str | None = None, *, partial: bool = False) -> Report:
     """Check one log; unreadable paths become an F1 diagnostic, never an exception."""
     report = Report(label if label is not None else str(path))
     try:
-        for item in play(path, report.path):
+        for item in play(path, report.path, partial=partial):
             if isinstance(item, Step):
                 report.events += 1
                 report.diagnostics.extend(item.diagnostics)

@@ -13,7 +13,8 @@ from bkref.referee import Report
 def summary(report: Report) -> str:
     """One line on a checked log: legal, illegal (with counts by rule) or unreadable."""
     if not report.diagnostics:
-        return f"{report.path}: legal ({report.events} events)"
+        unfinished = "" if report.state.complete else f", stops {report.state.where()}"
+        return f"{report.path}: legal ({report.events} events{unfinished})"
     rules = Counter(d.rule for d in report.diagnostics)
     by_rule = ", ".join(f"{rule} x{count}" if count > 1 else rule for rule, count in sorted(rules.items()))
     verdict = "unreadable" if report.status == 2 else "illegal"
