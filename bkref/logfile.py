@@ -9,7 +9,7 @@ length is checked in constant memory. Every problem with the text itself is a
 >>> records[0].line, type(records[0].event).__name__
 (1, 'Game')
 >>> records[1]
-Problem(line=3, event='deal', message='line 3 is not complete JSON: it stops before the end of the object')
+Problem(line=3, event='deal', message='line 3 is not complete JSON: it stops before the end of the object', fatal=False)
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ import msgspec
 from bkref.events import EVENT_TYPES, Event
 
 _DECODER = msgspec.json.Decoder(Event)
-_PEEK = msgspec.json.Decoder()
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -96,12 +95,13 @@ def _explain(error: msgspec.DecodeError, line: int, kind: str | None) -> str:
     return f"{what}: {text[0].lower()}{text[1:]}"
 
 
+_TYPE = re.compile(rb'"type"\s*:\s*"([a-z]+)"')
+
+
 def _type_of(raw: bytes) -> str | None:
-    try:
-        obj = _PEEK.decode(raw)
-    except msgspec.DecodeError:
-        return None
-    kind = obj.get("type") if isinstance(obj, dict) else None
+    """The event type a broken line was meant to have, if it can be seen."""
+    found = _TYPE.search(raw)
+    kind = found.group(1).decode() if found else None
     return kind if kind in EVENT_TYPES else None
 
 

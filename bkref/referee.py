@@ -1,7 +1,7 @@
 """Refereeing a log: read it (``bkref.logfile``) and play it (``bkref.engine``).
 
 >>> from pathlib import Path
->>> report = check(Path("replays/worked-example.jsonl"))
+>>> report = check(Path("replays/worked-example.jsonl"), partial=True)
 >>> report.status, report.diagnostics
 (0, [])
 """
