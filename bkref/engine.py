@@ -504,13 +504,13 @@ def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
     for p, squares in event.trading_posts.items():
         for sq, resource in squares.items():
             if posts.get(sq) != p:
-                raise Skip("H1", f"{p} declares {resource} for {sq}, where {p} has no trading post")
-            declared[sq] = resource
-    undeclared = sorted(sq for sq in posts if sq not in declared)
-    if undeclared:
-        sq = undeclared[0]
-        raise Skip("H1", f"{posts[sq]}'s trading post on {sq} is not declared; each post produces the "
-                   "wood, fish or carrot its owner declares at every harvest")
+                found.append(Violation("H1", f"{p} declares {resource} for {sq}, where {p} has no trading post; "
+                                       "the declaration is ignored"))
+            else:
+                declared[sq] = resource
+    for sq in sorted(sq for sq in posts if sq not in declared):
+        found.append(Violation("H1", f"{posts[sq]}'s trading post on {sq} is not declared, so it produces nothing "
+                               "this harvest; each post produces the wood, fish or carrot its owner declares"))
     position.declared = declared
     harvest = {p: fiefs(position, p) for p in state.players}
     state.harvests.append(harvest)
@@ -530,8 +530,7 @@ def _on_end(state: State, event: End, found: list[Violation]) -> None:
         state._player(p, "copies")
     for p in event.expect or {}:
         state._player(p, "expect")
-    copies = _legal_copies(state, event)
-    state.copies = copies
+    state.copies = _legal_copies(state, event, found)
     state.final = scoring.final_score(state)
     state.phase = "over"
     for p, expected in (event.expect or {}).items():
@@ -542,42 +541,48 @@ def _on_end(state: State, event: End, found: list[Violation]) -> None:
                                    f"{row.parchment_total}), the log expects {expected}"))
 
 
-def _legal_copies(state: State, event: End) -> dict[str, dict[str, str | None]]:
-    """Check each copy choice (E7, R3); raise Skip on the first wrong one."""
+def _legal_copies(state: State, event: End, found: list[Violation]) -> dict[str, dict[str, str | None]]:
+    """The copy choices (E7, R3); a wrong one is reported and copies nothing."""
     copies: dict[str, dict[str, str | None]] = {}
     for p in state.players:
         owned = [c for c in state.parchments[p] if c in COPY_CARDS]
         chosen = event.copies.get(p, {})
         for card in sorted(set(chosen) - set(owned)):
-            raise Skip("E7", f"{p} names a copy for {card}, but does not own {card}")
+            found.append(Violation("E7", f"{p} names a copy for {card}, but does not own {card}"))
         for card in sorted(set(owned)):
-            neighbour = state.right_of(p) if card == "liberal" else state.left_of(p)
-            side = "right" if card == "liberal" else "left"
-            if card not in chosen:
-                raise Skip("E7", f"{p}'s {card} has no copy choice; name the parchment of {neighbour} "
-                           f"(on the {side}) it copies, or null")
-            target = chosen[card]
-            theirs = state.parchments[neighbour]
-            copyable = [c for c in theirs if state.rulings.copy_of_copy == "follow" or c not in COPY_CARDS]
-            if target is None:
-                if copyable:
-                    raise Skip("E7", f"{p}'s {card} copies nothing, but {neighbour} (on the {side}) has "
-                               f"{_cards(sorted(set(copyable)))}")
-                copies.setdefault(p, {})[card] = None
-                continue
-            if target not in theirs:
-                raise Skip("E7", f"{p}'s {card} copies {target}, which {neighbour} (on the {side}) does not have")
-            if target in COPY_CARDS and state.rulings.copy_of_copy == "forbidden":
-                raise Skip("E7", f"{p}'s {card} copies {target}; a copy card may not copy a copy card "
-                           "(ruling R3 copy_of_copy: forbidden)")
-            copies.setdefault(p, {})[card] = target
+            problem = _copy_problem(state, p, card, chosen)
+            if problem:
+                found.append(Violation("E7", f"{problem}; it is scored as copying nothing"))
+            copies.setdefault(p, {})[card] = None if problem else chosen[card]
     if state.rulings.copy_of_copy == "follow":
         for p, chosen in copies.items():
-            for card in chosen:
-                if scoring.resolve_copy(state.players, copies, p, card) is scoring.CYCLE:
-                    raise Skip("E7", f"{p}'s {card} copies a copy that leads back to itself "
-                               "(ruling R3 copy_of_copy: follow; a cycle is an error)")
+            for card, target in chosen.items():
+                if target is not None and scoring.resolve_copy(state.players, copies, p, card) is scoring.CYCLE:
+                    found.append(Violation("E7", f"{p}'s {card} copies {target}, a chain of copies that leads back "
+                                           "to itself (ruling R3 copy_of_copy: follow); it is scored as copying "
+                                           "nothing"))
+                    chosen[card] = None
     return copies
+
+
+def _copy_problem(state: State, p: str, card: str, chosen: dict[str, str | None]) -> str | None:
+    """Why ``p``'s copy card ``card`` cannot copy what ``chosen`` names, or None if it can."""
+    neighbour = state.right_of(p) if card == "liberal" else state.left_of(p)
+    side = "right" if card == "liberal" else "left"
+    theirs = state.parchments[neighbour]
+    copyable = sorted({c for c in theirs if state.rulings.copy_of_copy == "follow" or c not in COPY_CARDS})
+    if card not in chosen:
+        return f"{p}'s {card} has no copy choice; name the parchment of {neighbour} (on the {side}) it copies, or null"
+    target = chosen[card]
+    if target is None:
+        if copyable:
+            return f"{p}'s {card} copies nothing, but {neighbour} (on the {side}) has {_cards(copyable)}"
+        return None
+    if target not in theirs:
+        return f"{p}'s {card} copies {target}, which {neighbour} (on the {side}) does not have"
+    if target not in copyable:
+        return f"{p}'s {card} copies {target}; a copy card may not copy a copy card (ruling R3 copy_of_copy: forbidden)"
+    return None
 
 
 _HANDLERS: dict[type, Callable[[State, Event, list[Violation]], None]] = {

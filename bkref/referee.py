@@ -64,6 +64,8 @@ def play(
         kind = event_type(item.event)
         found = [Diagnostic(name, item.line, kind, v.rule, v.message) for v in state.play(item.event)]
         yield Step(item.line, item.event, state.copy() if keep else state, found)
+        if state.phase == "setup":
+            return  # the game event is unusable (S1, F1): nothing after it can be checked
     if not unreadable and not partial:
         for v in state.finish():
             yield Diagnostic(name, max(last, 1), None, v.rule, v.message)
