@@ -57,7 +57,7 @@ def validate(
         else:
             report = check(path, partial=partial)
         reports.append(report)
-    (print_json if output is OutputFormat.json else print_text)(reports, sys.stdout)
+    (print_json if output is OutputFormat.json else print_text)(reports, sys.stdout, sys.stderr)
     status = max(r.status for r in reports)
     raise typer.Exit(min(status, EXIT_UNREADABLE))
 

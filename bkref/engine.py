@@ -56,6 +56,11 @@ def _cards(ids: list[str]) -> str:
     return ", ".join(ids) if ids else "nothing"
 
 
+def _count(n: int, noun: str) -> str:
+    """``_count(1, "card")`` is "1 card", ``_count(2, "card")`` "2 cards"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _take(hand: list[str], cards: list[str]) -> list[str] | None:
     """``hand`` without ``cards`` (as a multiset), or None if a card is missing."""
     rest = list(hand)
@@ -242,15 +247,15 @@ def _on_game(state: State, event: Game, found: list[Violation]) -> None:
     if event.deck is not None:
         counts = Counter(event.deck)
         wrong = [
-            f"{c} x{counts[c]} (the game has {CARDS[c].copies})"
+            f"{c} x{counts[c]} (the game has {CARDS[c].copies})" if c in CARDS else f"{c} (not a card)"
             for c in sorted(set(CARDS) | set(counts))
             if counts[c] != CARDS[c].copies
         ]
         if wrong:
             shown = "; ".join(wrong[:3]) + (f"; and {len(wrong) - 3} more" if len(wrong) > 3 else "")
             found.append(
-                Violation("S4", f"the deck has {len(event.deck)} cards, not the game's {DECK_SIZE}: "
-                          f"{shown}; checking without a deck")
+                Violation("S4", f"the deck is not the game's {DECK_SIZE} cards: it has {shown}; "
+                          "checking without it")
             )
         else:
             state.deck = list(event.deck)
@@ -289,9 +294,11 @@ def _on_deal(state: State, event: Deal, found: list[Violation]) -> None:
     elif dealt != expected:
         i = next(i for i, (a, b) in enumerate(zip(dealt, expected + [""] * len(dealt))) if a != b)
         deck_card = expected[i] if i < len(expected) else "nothing (the deck is empty)"
+        block, at = divmod(i, size)
+        whose = state.players[block % n] + ("'s reserve" if block >= n else "'s hand")
         found.append(
-            Violation("D1", f"the deal does not follow the deck: its card {i + 1} is {dealt[i]}, "
-                      f"card {state.deck_pos + i + 1} of the deck is {deck_card}")
+            Violation("D1", f"the deal does not follow the deck: card {at + 1} of {whose} is {dealt[i]}, "
+                      f"but card {state.deck_pos + i + 1} of the deck is {deck_card}")
         )
     state.deck_pos += len(dealt)
     state.round = event.round
@@ -333,8 +340,8 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
         hand = hand + [state.reserves[p][state.turn - 1]]
         discard = event.discard or []
         if len(event.keep) != 1 or len(discard) != 1:
-            found.append(Violation(rule, f"{p} keeps {len(event.keep)} and discards {len(discard)} cards; "
-                                   "with 2 players each turn keeps 1 card and discards 1"))
+            found.append(Violation(rule, f"{p} keeps {_count(len(event.keep), 'card')} and discards "
+                                   f"{len(discard)}; with 2 players each turn keeps 1 card and discards 1"))
             return None
         chosen = event.keep + discard
     else:
@@ -343,21 +350,23 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
             found.append(Violation(rule, f"{p} discards {_cards(event.discard)}; only 2-player games discard"))
             return None
         if len(event.keep) != 2:
-            found.append(Violation(rule, f"{p} keeps {len(event.keep)} cards; each turn keeps exactly 2"))
+            found.append(Violation(rule, f"{p} keeps {_count(len(event.keep), 'card')}; with {n} players each "
+                                   "turn keeps exactly 2"))
             return None
         chosen = event.keep
     if _take(hand, chosen) is not None:
         return event
     missing = [c for c in chosen if c not in hand] or chosen
     card = missing[0]
+    verb = "keeps" if card in event.keep else "discards"
     where = "hand (with the reserve card)" if n == 2 else "hand"
     wrong_way = state.last_pass.get(p)
     if wrong_way is not None and card in wrong_way:
         direction = _pass_direction(state.round)
-        found.append(Violation("D5", f"{p} picks {card}, which would be in {p}'s hand only if hands passed the "
+        found.append(Violation("D5", f"{p} {verb} {card}, which would be in {p}'s hand only if hands passed the "
                                f"wrong way; in round {state.round} hands pass to the {direction}"))
     else:
-        found.append(Violation(rule, f"{p} picks {card}, which is not in {p}'s {where}: {_cards(hand)}"))
+        found.append(Violation(rule, f"{p} {verb} {card}, which is not in {p}'s {where}: {_cards(hand)}"))
     return None
 
 
@@ -464,9 +473,10 @@ def _on_build(state: State, event: Build, found: list[Violation]) -> None:
                 holder = position.owner.get(sq)
                 whose = f"{holder} controls it" if holder else "nobody controls it"
                 raise Skip("C2", f"{p} builds {card.id} on {sq}, which {p} does not control ({whose})")
-        if card.requires_terrain and BOARD[at[0]].terrain != card.requires_terrain:
-            raise Skip("C4", f"{card.id} goes only on {card.requires_terrain}; {at[0]} is "
-                       f"{BOARD[at[0]].terrain}")
+        terrain = BOARD[at[0]].terrain
+        if card.requires_terrain and terrain != card.requires_terrain:
+            raise Skip("C4", f"{p} builds {card.id} on {at[0]}, a {terrain} square; {card.id} goes only on "
+                       f"a {card.requires_terrain}")
     if card.kind == "sky_tower":
         a, b = at
         if a == b:

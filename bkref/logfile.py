@@ -59,7 +59,7 @@ _FIELD_KINDS = {
 def _explain(error: msgspec.DecodeError, line: int, kind: str | None) -> str:
     """Turn a msgspec error into a sentence that names the field."""
     text = str(error)
-    what = f"a {kind} event" if kind else "the event"
+    what = f"the {kind} event" if kind else "the event"
     m = re.match(r"Object contains unknown field `(.+)`(?: - at `\$(.*)`)?$", text)
     if m:
         inside = f" in {m.group(2).lstrip('.')}" if m.group(2) else ""

@@ -22,14 +22,16 @@ def summary(report: Report) -> str:
     return f"{report.path}: {verdict}, {n} problem{'s' if n > 1 else ''} ({by_rule})"
 
 
-def print_text(reports: list[Report], out: TextIO) -> None:
+def print_text(reports: list[Report], out: TextIO, err: TextIO) -> None:
+    """One line per problem on ``out``, like a compiler; each file's summary line on ``err``."""
     for report in reports:
         for d in report.diagnostics:
             out.write(d.text() + "\n")
-        out.write(summary(report) + "\n")
+        out.flush()
+        err.write(summary(report) + "\n")
 
 
-def print_json(reports: list[Report], out: TextIO) -> None:
+def print_json(reports: list[Report], out: TextIO, err: TextIO) -> None:
     """A JSON array of every diagnostic: file, line, event, rule, message."""
     diagnostics = [d for r in reports for d in r.diagnostics]
     out.write(msgspec.json.format(msgspec.json.encode(diagnostics).decode(), indent=2) + "\n")

@@ -1,0 +1,75 @@
+"""The rule ids the referee names, with their text from RULES.md (shipped in ``bkref/data``).
+
+>>> RULES["C6"].title
+'Camp'
+>>> RULES["X1"].checked_by
+'move'
+>>> RULES["H4"].checked_by
+'expect'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from importlib import resources
+from typing import Final
+
+from bkref.catalog import CatalogError
+
+COMPUTED: Final = frozenset({"S2", "S3", "S5", "C1", "C8", "H2", "H3", "H4", "E1", "E2", "E3", "E4", "E5", "E6",
+                             "E8", "E9"})
+"""Rules no single event can break: facts and formulas the referee applies. A log that
+reads them otherwise shows it in its ``expect`` figures (X1)."""
+
+_ITEM = re.compile(r"^- \*\*(?P<id>[A-Z]\d+) (?P<title>.+?)\*\*:?\s*(?P<text>.*)$")
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    title: str
+    text: str
+
+    @property
+    def checked_by(self) -> str:
+        """``move`` for rules a log's events can break, ``expect`` for computed ones, ``ruling`` for R1-R5."""
+        if self.id.startswith("R"):
+            return "ruling"
+        return "expect" if self.id in COMPUTED else "move"
+
+
+_EXTRA = (
+    Rule("F1", "Format", "Every line of a log is a bkref/1 event (LOG-FORMAT.md): UTF-8 JSON, one object a "
+         "line, a known type, the fields of that type and no others, known card, square and player ids, "
+         "starting with a game event."),
+    Rule("X1", "Expectation", "Every `expect` in a log (a harvest's carrots, the end's totals) equals the "
+         "referee's own figure."),
+)
+
+
+def _load() -> dict[str, Rule]:
+    """Each ``- **ID Title.** text`` item of RULES.md, with its indented continuation lines."""
+    text = resources.files("bkref.data").joinpath("RULES.md").read_text(encoding="utf-8")
+    items: list[tuple[str, str, list[str]]] = []
+    for line in text.splitlines():
+        match = _ITEM.match(line)
+        if match:
+            items.append((match["id"], match["title"].rstrip(".").strip("`"), [match["text"]]))
+        elif items and line.startswith("  ") and line.strip():
+            items[-1][2].append(line.strip())
+    return {rule_id: Rule(rule_id, title, " ".join(lines)) for rule_id, title, lines in items}
+
+
+def _finish(rules: dict[str, Rule]) -> dict[str, Rule]:
+    for rule in _EXTRA:
+        rules[rule.id] = rule
+    expected = {"T1", *(f"S{i}" for i in range(1, 6)), *(f"D{i}" for i in range(1, 6)),
+                *(f"P{i}" for i in range(1, 5)), *(f"C{i}" for i in range(1, 9)), *(f"H{i}" for i in range(1, 5)),
+                *(f"E{i}" for i in range(1, 10)), *(f"R{i}" for i in range(1, 6)), "F1", "X1"}
+    if set(rules) != expected:
+        raise CatalogError(f"RULES.md: rule ids differ from the referee's: {sorted(set(rules) ^ expected)}")
+    return rules
+
+
+RULES: Final = _finish(_load())

@@ -1,0 +1,51 @@
+"""Every log in replays/illegal breaks exactly the rule its name starts with."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bkref.rules import RULES
+from tests.conftest import REPLAYS, ROOT
+
+ILLEGAL = sorted((REPLAYS / "illegal").glob("*.jsonl"))
+
+
+def rule_of(path: Path) -> str:
+    return path.name.split("-")[0]
+
+
+@pytest.mark.parametrize("path", ILLEGAL, ids=lambda p: p.stem)
+def test_illegal_log_gives_its_recorded_diagnostic(bkref, monkeypatch, path: Path) -> None:
+    monkeypatch.chdir(ROOT)
+    relative = path.relative_to(ROOT)
+    result = bkref("validate", relative)
+    assert result.stdout == path.with_suffix(".expected").read_text()
+    assert result.exit_code == (2 if rule_of(path) == "F1" else 1)
+
+
+@pytest.mark.parametrize("path", ILLEGAL, ids=lambda p: p.stem)
+def test_illegal_log_breaks_exactly_its_rule_on_the_recorded_line(bkref, path: Path) -> None:
+    result = bkref("validate", "--format", "json", path)
+    diagnostics = json.loads(result.stdout)
+    assert [d["rule"] for d in diagnostics] == [rule_of(path)]
+    recorded_line = int(path.with_suffix(".expected").read_text().split(":")[1])
+    assert diagnostics[0]["line"] == recorded_line
+    assert diagnostics[0]["file"] == str(path)
+    # the line named is the event that breaks the rule, and its type is reported
+    lines = path.read_text().splitlines()
+    if recorded_line <= len(lines) and diagnostics[0]["event"] is not None:
+        assert json.loads(lines[recorded_line - 1])["type"] == diagnostics[0]["event"]
+
+
+def test_every_rule_a_log_can_break_has_an_illegal_log() -> None:
+    breakable = {rule_id for rule_id, rule in RULES.items() if rule.checked_by == "move"}
+    assert {rule_of(p) for p in ILLEGAL} == breakable
+
+
+def test_the_illegal_readme_lists_every_log() -> None:
+    readme = (REPLAYS / "illegal" / "README.md").read_text()
+    for path in ILLEGAL:
+        assert f"`{path.stem}`" in readme
