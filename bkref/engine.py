@@ -262,6 +262,8 @@ def _on_game(state: State, event: Game, found: list[Violation]) -> None:
 
 
 def _on_deal(state: State, event: Deal, found: list[Violation]) -> None:
+    if event.round == state.round + 1 and state.phase in ("exploring", "building"):
+        _close_round(state, found)
     state._expect_phase("dealing", f"the deal of round {event.round}")
     if event.round != state.round + 1:
         raise Skip("T1", f"the deal is marked round {event.round}; round {state.round + 1} is due")
@@ -319,9 +321,9 @@ def _on_pick(state: State, event: Pick, found: list[Violation]) -> None:
     state._expect_round(event.round, "the pick")
     state._player(event.player)
     p = event.player
-    if state.pending and event.turn > state.turn:
-        who, turn = state.pending[0]
-        raise Skip("T1", f"turn {event.turn} begins before {who}'s provisions of turn {turn} is drawn")
+    if state.turn < event.turn <= state.turns_per_round:
+        while state.turn < event.turn:
+            _close_turn(state, found)
     if event.turn != state.turn:
         raise Skip("T1", f"the pick is marked turn {event.turn}, but the round is in turn {state.turn}")
     if p in state.picks:
@@ -391,6 +393,32 @@ def _reveal(state: State) -> None:
         state.hands = {state.right_of(p): rest for p, rest in rests.items()}
         state.last_pass = {state.left_of(p): rest for p, rest in rests.items()}
     _next_turn(state)
+
+
+def _close_turn(state: State, found: list[Violation]) -> None:
+    """The log moves past the current turn: report what it lacks (T1), then close the turn."""
+    where = f"turn {state.turn} of round {state.round}"
+    missing = [p for p in state.players if p not in state.picks]
+    if missing:
+        found.append(Violation("T1", f"{where} has no pick by {', '.join(missing)}; that hand passes on unplayed"))
+        for p in missing:
+            state.picks[p] = None
+        _reveal(state)
+    if state.pending:
+        never = ", ".join(f"{who}'s (turn {turn})" for who, turn in state.pending)
+        found.append(Violation("T1", f"a provisions card of {where} is never drawn: {never}; its cards are not played"))
+        state.deck_pos += 2 * len(state.pending)  # the cards left the deck all the same (P3)
+        state.pending.clear()
+        _next_turn(state)
+
+
+def _close_round(state: State, found: list[Violation]) -> None:
+    """The log moves on to the next round: close this one (T1), harvesting with no declarations."""
+    while state.phase == "exploring":
+        _close_turn(state, found)
+    found.append(Violation("T1", f"round {state.round} has no harvest event; it is harvested with no trading post "
+                           "declared"))
+    _harvest(state, {})
 
 
 def _next_turn(state: State) -> None:
@@ -521,9 +549,7 @@ def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
     for sq in sorted(sq for sq in posts if sq not in declared):
         found.append(Violation("H1", f"{posts[sq]}'s trading post on {sq} is not declared, so it produces nothing "
                                "this harvest; each post produces the wood, fish or carrot its owner declares"))
-    position.declared = declared
-    harvest = {p: fiefs(position, p) for p in state.players}
-    state.harvests.append(harvest)
+    harvest = _harvest(state, declared)
     for p, expected in (event.expect or {}).items():
         got = sum(f.carrots for f in harvest[p])
         if got != expected:
@@ -531,7 +557,15 @@ def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
                                for f in harvest[p] if f.carrots) or "no fief yields carrots"
             found.append(Violation("X1", f"{p} harvests {got} carrots in round {state.round} ({detail}), "
                                    f"the log expects {expected}"))
+
+
+def _harvest(state: State, declared: dict[str, str]) -> dict[str, list[Fief]]:
+    """Harvest every player's fiefs (H1-H4) and close the round."""
+    state.position.declared = declared
+    harvest = {p: fiefs(state.position, p) for p in state.players}
+    state.harvests.append(harvest)
     state.phase = "ending" if state.round == ROUNDS else "dealing"
+    return harvest
 
 
 def _on_end(state: State, event: End, found: list[Violation]) -> None:

@@ -67,6 +67,12 @@ def _explain(error: msgspec.DecodeError, line: int, kind: str | None) -> str:
     m = re.match(r"Object missing required field `(.+)`(?: - at `\$(.*)`)?$", text)
     if m:
         return f"{what} lacks the required field {m.group(1)!r}"
+    m = re.match(r"Invalid enum value (.+) - at `key` in `\$\.(\w+)", text)
+    if m:
+        value, top = m.groups()
+        if top == "copies":
+            return f"{value} in copies is not a copy card (liberal or socialist)"
+        return f"{value} in {top} is not a square of the board (A1 to J10)"
     m = re.match(r"Invalid (?:enum )?value (.+) - at `\$\.?(.*)`$", text)
     if m:
         value, path = m.group(1), m.group(2)
@@ -74,24 +80,29 @@ def _explain(error: msgspec.DecodeError, line: int, kind: str | None) -> str:
         if top == "type":
             return f"unknown event type {value}; the types are {', '.join(EVENT_TYPES)}"
         if top == "trading_posts":
-            return f"{value} in trading_posts is neither a square (A1-J10) nor wood, fish or carrot"
+            return f"{value} in trading_posts is not a resource a trading post declares (wood, fish or carrot)"
         if top == "rulings":
             return f"{value} is not a value of ruling {path.split('.')[-1]} (see RULES.md R1-R5)"
         if top == "copies":
-            return f"{value} in copies is not a card or a copy card (liberal, socialist)"
+            return f"{value} in copies is not a card id of cards.csv"
         noun = _FIELD_KINDS.get(top)
         if noun == "square":
             return f"{value} in {path} is not a square of the board (A1 to J10)"
         if noun == "card":
             return f"{value} in {path} is not a card id of cards.csv or a square"
         return f"{value} is not allowed in {path}"
+    m = re.match(r"Expected `object`, got `(\w+)`$", text)
+    if m:
+        return f"line {line} is not an event: a JSON {m.group(1)} where an object is needed"
+    m = re.match(r"JSON is malformed: (.+) \(byte (\d+)\)$", text)
+    if m:
+        return f"line {line} is not JSON: {m.group(1)} at column {int(m.group(2)) + 1}"
     m = re.match(r"(.+) - at `\$\.?(.*)`$", text)
     if m:
-        return f"{what}: {m.group(2) or 'the event'}: {m.group(1)[0].lower()}{m.group(1)[1:]}"
+        detail = m.group(1).replace("`", "")
+        return f"{what}: {m.group(2) or 'the event'}: {detail[0].lower()}{detail[1:]}"
     if text == "Input data was truncated":
         return f"line {line} is not complete JSON: it stops before the end of the object"
-    if text.startswith("JSON is malformed") or text.startswith("Invalid"):
-        return f"line {line} is not JSON ({text[0].lower()}{text[1:]})"
     return f"{what}: {text[0].lower()}{text[1:]}"
 
 
@@ -115,7 +126,7 @@ def read_lines(lines: Iterable[bytes]) -> Iterator[Record | Problem]:
     game_seen = False
     for number, raw in enumerate(lines, start=1):
         if number == 1 and raw.startswith(_BOM):
-            yield Problem(1, None, "the file starts with a UTF-8 byte order mark; bkref/1 logs are plain UTF-8")
+            yield Problem(1, None, "the file starts with a UTF-8 byte order mark; bkref/1 logs are UTF-8 without one (save it without the BOM)")
             raw = raw[len(_BOM):]
         if b"\0" in raw:
             yield Problem(number, None, f"line {number} holds a NUL byte: this is a binary file, not a JSON-lines log",
@@ -130,7 +141,7 @@ def read_lines(lines: Iterable[bytes]) -> Iterator[Record | Problem]:
             raw = raw[:-2]
             if not crlf_reported:
                 crlf_reported = True
-                yield Problem(number, None, "lines end with CRLF; bkref/1 logs end lines with LF alone")
+                yield Problem(number, None, "lines end with CRLF (Windows line ends); bkref/1 logs end lines with LF alone")
         stripped = raw.strip()
         if not stripped or stripped.startswith(b"#"):
             continue

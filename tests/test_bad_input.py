@@ -1,0 +1,84 @@
+"""Bad input: one clear F1 line naming the file and line, exit 2, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPLAYS
+
+GAME = (REPLAYS / "3p-ann-bob-cid.jsonl").read_bytes()
+GAME_LINES = GAME.count(b"\n")
+
+CASES = {
+    "not-json": (b"hello world\n", 1, "line 1 is not JSON: invalid character at column 1"),
+    "array": (b"[1, 2]\n", 1, "line 1 is not an event: a JSON array where an object is needed"),
+    "truncated-last-line": (GAME[:-40], GAME_LINES, f"line {GAME_LINES} is not complete JSON"),
+    "utf8-bom": (b"\xef\xbb\xbf" + GAME, 1, "the file starts with a UTF-8 byte order mark"),
+    "crlf": (GAME.replace(b"\n", b"\r\n"), 1, "lines end with CRLF"),
+    "empty": (b"", 1, "the log holds no event: it needs at least a game event"),
+    "only-comments": (b"# nothing here\n\n", 1, "the log holds no event"),
+    "no-game-event": (GAME.split(b"\n", 1)[1], 1, "the first event is a deal; a log starts with a game event"),
+    "binary": (bytes(range(256)) * 4, 1, "holds a NUL byte: this is a binary file"),
+    "not-utf8": (b"\x80\x81 caf\xe9\n", 1, "line 1 is not UTF-8 text"),
+    "unknown-type": (b'{"type":"move","round":1}\n', 1, "unknown event type 'move'"),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_bad_input_gives_one_f1_line_and_exit_2(bkref, tmp_path: Path, name: str) -> None:
+    content, line, words = CASES[name]
+    path = tmp_path / f"{name}.jsonl"
+    path.write_bytes(content)
+    result = bkref("validate", path)
+    assert result.exit_code == 2
+    assert result.stdout.count("\n") == 1
+    assert result.stdout.startswith(f"{path}:{line}: F1 ")
+    assert words in result.stdout
+    assert result.stderr == f"{path}: unreadable, 1 problem (F1)\n"
+    assert path.read_bytes() == content  # never changes anything
+
+
+def test_missing_path_is_one_line_and_exit_2(bkref, tmp_path: Path) -> None:
+    missing = tmp_path / "nope.jsonl"
+    result = bkref("validate", missing)
+    assert result.exit_code == 2
+    assert result.stdout == f"{missing}: F1 no such file\n"
+
+
+def test_directory_is_refused_in_one_line(bkref, tmp_path: Path) -> None:
+    result = bkref("validate", tmp_path)
+    assert result.exit_code == 2
+    assert result.stdout == f"{tmp_path}: F1 is a directory, not a log file\n"
+
+
+def test_no_file_argument_is_bad_usage(bkref) -> None:
+    assert bkref("validate").exit_code == 2
+
+
+def test_bad_lines_later_in_a_log_are_each_reported_and_checking_goes_on(bkref, tmp_path: Path) -> None:
+    lines = GAME.decode().splitlines()
+    lines[5] = lines[5].replace('"cards"', '"card"')  # an unknown field: the draw is lost
+    lines[30] = "not json at all"
+    path = tmp_path / "two-bad-lines.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    result = bkref("validate", path)
+    assert result.exit_code == 2
+    assert result.stdout.splitlines()[0] == f"{path}:6: F1 the draw event has an unknown field 'card'"
+    assert f"{path}:31: F1 line 31 is not JSON" in result.stdout
+
+
+def test_a_real_process_prints_no_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "binary.jsonl"
+    path.write_bytes(bytes(range(256)))
+    run = subprocess.run([sys.executable, "-m", "bkref", "validate", str(path), str(tmp_path / "nope.jsonl")],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 2
+    assert "Traceback" not in run.stdout + run.stderr
+    assert run.stdout.splitlines() == [
+        f"{path}:1: F1 line 1 holds a NUL byte: this is a binary file, not a JSON-lines log",
+        f"{tmp_path / 'nope.jsonl'}: F1 no such file",
+    ]

@@ -1,0 +1,68 @@
+"""The log types: strict decoding, and the committed JSON Schema is the one the types generate."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import msgspec
+import pytest
+
+from bkref.events import Build, Event, Game
+from bkref.schema import log_schema
+from tests.conftest import REPLAYS, ROOT, SAMPLES
+
+SCHEMA_FILE = ROOT / "schemas" / "bkref-1.schema.json"
+decode = msgspec.json.Decoder(Event).decode
+
+
+def test_decodes_each_event_type_by_its_tag() -> None:
+    event = decode(b'{"type":"build","round":2,"player":"bob","card":"sky_tower","at":["A3","C5"]}')
+    assert event == Build(round=2, player="bob", card="sky_tower", at=["A3", "C5"])
+    game = decode(b'{"type":"game","format":"bkref/1","players":["ann","bob"],"meta":{"anything":[1,{}]}}')
+    assert isinstance(game, Game) and game.rulings.matriarch_tie == "shared"
+
+
+@pytest.mark.parametrize("line", [
+    b'{"type":"build","round":1,"player":"bob","card":"city2","at":["B4"],"note":"x"}',  # unknown field
+    b'{"type":"build","round":"1","player":"bob","card":"city2","at":["B4"]}',  # wrong type
+    b'{"type":"build","round":1,"player":"bob","card":"city4","at":["B4"]}',  # unknown card
+    b'{"type":"build","round":1,"player":"bob","card":"city2","at":["K4"]}',  # unknown square
+    b'{"type":"build","round":5,"player":"bob","card":"city2","at":["B4"]}',  # no round 5
+    b'{"type":"harvest","round":1,"trading_posts":{"bob":{"B4":"gold"}}}',  # not a basic resource
+    b'{"type":"game","format":"bkref/1","players":["a","b"],"rulings":{"matriarch_tie":"all"}}',
+    b'{"type":"shuffle"}',
+])
+def test_strict_decoding_rejects(line: bytes) -> None:
+    with pytest.raises(msgspec.ValidationError):
+        decode(line)
+
+
+def test_committed_schema_is_what_the_types_generate() -> None:
+    assert SCHEMA_FILE.read_text() == log_schema(), "run `bkref schema` and commit schemas/bkref-1.schema.json"
+
+
+def test_bkref_schema_writes_the_same_schema(bkref, tmp_path) -> None:
+    target = tmp_path / "out" / "schema.json"
+    result = bkref("schema", "--output", target)
+    assert result.exit_code == 0
+    assert target.read_text() == SCHEMA_FILE.read_text()
+    assert bkref("schema", "-o", "-").stdout == SCHEMA_FILE.read_text()
+
+
+@pytest.mark.parametrize("path", sorted(REPLAYS.rglob("*.jsonl")) + SAMPLES, ids=lambda p: p.name)
+def test_every_bundled_log_line_is_valid_by_the_schema(path) -> None:
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text()))
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            event = json.loads(line)
+            if "expected" not in event:  # F1-unknown-field breaks the schema on purpose
+                validator.validate(event)
+
+
+def test_the_schema_rejects_what_the_decoder_rejects() -> None:
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text()))
+    for bad in ({"type": "build", "round": 1, "player": "b", "card": "city4", "at": ["B4"]},
+                {"type": "build", "round": 1, "player": "b", "card": "city2", "at": ["K4"], "x": 1},
+                {"type": "pick", "round": 1, "turn": 11, "player": "b", "keep": []}):
+        assert not validator.is_valid(bad)
