@@ -15,7 +15,7 @@ Problem(line=3, event='deal', message='line 3 is not complete JSON: it stops bef
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -56,54 +56,65 @@ _FIELD_KINDS = {
 }
 
 
+def _bad_key(value: str, top: str) -> str:
+    if top == "copies":
+        return f"{value} in copies is not a copy card (liberal or socialist)"
+    return f"{value} in {top} is not a square of the board (A1 to J10)"
+
+
+def _bad_value(value: str, path: str) -> str:
+    top = re.split(r"[.\[]", path)[0]
+    if top == "type":
+        return f"unknown event type {value}; the types are {', '.join(EVENT_TYPES)}"
+    if top == "trading_posts":
+        return f"{value} in trading_posts is not a resource a trading post declares (wood, fish or carrot)"
+    if top == "rulings":
+        return f"{value} is not a value of ruling {path.split('.')[-1]} (see RULES.md R1-R5)"
+    if top == "copies":
+        return f"{value} in copies is not a card id of cards.csv"
+    noun = _FIELD_KINDS.get(top)
+    if noun == "square":
+        return f"{value} in {path} is not a square of the board (A1 to J10)"
+    if noun == "card":
+        return f"{value} in {path} is not a card id of cards.csv or a square"
+    return f"{value} is not allowed in {path}"
+
+
+def _lower(text: str) -> str:
+    text = text.replace("`", "")
+    return text[0].lower() + text[1:]
+
+
+# msgspec's error texts, each with the sentence it becomes (``what`` names the event).
+_MESSAGES: list[tuple[re.Pattern[str], Callable[[re.Match[str], int, str], str]]] = [
+    (re.compile(r"Object contains unknown field `(.+)`(?: - at `\$\.?(.*)`)?$"),
+     lambda m, line, what: f"{what} has an unknown field {m[1]!r}" + (f" in {m[2]}" if m[2] else "")),
+    (re.compile(r"Object missing required field `(.+)`(?: - at `\$(.*)`)?$"),
+     lambda m, line, what: f"{what} lacks the required field {m[1]!r}"),
+    (re.compile(r"Invalid enum value (.+) - at `key` in `\$\.(\w+)"),
+     lambda m, line, what: _bad_key(m[1], m[2])),
+    (re.compile(r"Invalid (?:enum )?value (.+) - at `\$\.?(.*)`$"),
+     lambda m, line, what: _bad_value(m[1], m[2])),
+    (re.compile(r"Expected `object`, got `(\w+)`$"),
+     lambda m, line, what: f"line {line} is not an event: a JSON {m[1]} where an object is needed"),
+    (re.compile(r"JSON is malformed: (.+) \(byte (\d+)\)$"),
+     lambda m, line, what: f"line {line} is not JSON: {m[1]} at column {int(m[2]) + 1}"),
+    (re.compile(r"(.+) - at `\$\.?(.*)`$"),
+     lambda m, line, what: f"{what}: {m[2] or 'the event'}: {_lower(m[1])}"),
+    (re.compile(r"Input data was truncated$"),
+     lambda m, line, what: f"line {line} is not complete JSON: it stops before the end of the object"),
+]
+
+
 def _explain(error: msgspec.DecodeError, line: int, kind: str | None) -> str:
     """Turn a msgspec error into a sentence that names the field."""
     text = str(error)
     what = f"the {kind} event" if kind else "the event"
-    m = re.match(r"Object contains unknown field `(.+)`(?: - at `\$(.*)`)?$", text)
-    if m:
-        inside = f" in {m.group(2).lstrip('.')}" if m.group(2) else ""
-        return f"{what} has an unknown field {m.group(1)!r}{inside}"
-    m = re.match(r"Object missing required field `(.+)`(?: - at `\$(.*)`)?$", text)
-    if m:
-        return f"{what} lacks the required field {m.group(1)!r}"
-    m = re.match(r"Invalid enum value (.+) - at `key` in `\$\.(\w+)", text)
-    if m:
-        value, top = m.groups()
-        if top == "copies":
-            return f"{value} in copies is not a copy card (liberal or socialist)"
-        return f"{value} in {top} is not a square of the board (A1 to J10)"
-    m = re.match(r"Invalid (?:enum )?value (.+) - at `\$\.?(.*)`$", text)
-    if m:
-        value, path = m.group(1), m.group(2)
-        top = re.split(r"[.\[]", path)[0]
-        if top == "type":
-            return f"unknown event type {value}; the types are {', '.join(EVENT_TYPES)}"
-        if top == "trading_posts":
-            return f"{value} in trading_posts is not a resource a trading post declares (wood, fish or carrot)"
-        if top == "rulings":
-            return f"{value} is not a value of ruling {path.split('.')[-1]} (see RULES.md R1-R5)"
-        if top == "copies":
-            return f"{value} in copies is not a card id of cards.csv"
-        noun = _FIELD_KINDS.get(top)
-        if noun == "square":
-            return f"{value} in {path} is not a square of the board (A1 to J10)"
-        if noun == "card":
-            return f"{value} in {path} is not a card id of cards.csv or a square"
-        return f"{value} is not allowed in {path}"
-    m = re.match(r"Expected `object`, got `(\w+)`$", text)
-    if m:
-        return f"line {line} is not an event: a JSON {m.group(1)} where an object is needed"
-    m = re.match(r"JSON is malformed: (.+) \(byte (\d+)\)$", text)
-    if m:
-        return f"line {line} is not JSON: {m.group(1)} at column {int(m.group(2)) + 1}"
-    m = re.match(r"(.+) - at `\$\.?(.*)`$", text)
-    if m:
-        detail = m.group(1).replace("`", "")
-        return f"{what}: {m.group(2) or 'the event'}: {detail[0].lower()}{detail[1:]}"
-    if text == "Input data was truncated":
-        return f"line {line} is not complete JSON: it stops before the end of the object"
-    return f"{what}: {text[0].lower()}{text[1:]}"
+    for pattern, message in _MESSAGES:
+        match = pattern.match(text)
+        if match:
+            return message(match, line, what)
+    return f"{what}: {_lower(text)}"
 
 
 _TYPE = re.compile(rb'"type"\s*:\s*"([a-z]+)"')
