@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from bkref.diagnostics import Diagnostic, exit_status
 from bkref.engine import State
-from bkref.events import Event, event_type
+from bkref.events import Event, Game, event_type
 from bkref.logfile import Problem, read_log
 
 
@@ -36,10 +36,20 @@ class Report:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     state: State = field(default_factory=State)
     events: int = 0
+    game_read: bool = False
 
     @property
     def status(self) -> int:
         return exit_status(self.diagnostics)
+
+    @property
+    def complete(self) -> bool:
+        """True when the log ran to its end event."""
+        return self.state.complete
+
+    @property
+    def where(self) -> str:
+        return self.state.where()
 
 
 def play(
@@ -77,6 +87,7 @@ def check(path: Path, label: str | None = None, *, partial: bool = False) -> Rep
     try:
         for item in play(path, report.path, partial=partial):
             if isinstance(item, Step):
+                report.game_read = report.game_read or isinstance(item.event, Game)
                 report.events += 1
                 report.diagnostics.extend(item.diagnostics)
                 report.state = item.state
@@ -88,3 +99,33 @@ def check(path: Path, label: str | None = None, *, partial: bool = False) -> Rep
     return report
 
 
+
+
+def log_paths(paths: list[Path]) -> Iterator[Path | Report]:
+    """The logs named by ``paths``: files as given, folders as every ``*.jsonl`` below them, sorted.
+
+    A path that cannot be a log (missing, or a folder with no log) comes out as a Report
+    holding one F1 diagnostic.
+    """
+    for path in paths:
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*.jsonl") if p.is_file())
+            if not found:
+                yield _refused(path, "is a folder with no *.jsonl log below it")
+            yield from found
+        elif path.exists():
+            yield path
+        else:
+            yield _refused(path, "no such file")
+
+
+def _refused(path: Path, message: str) -> Report:
+    report = Report(str(path))
+    report.diagnostics.append(Diagnostic(str(path), 0, None, "F1", message))
+    return report
+
+
+def check_paths(paths: list[Path], *, partial: bool = False) -> Iterator[Report]:
+    """Check every log named by ``paths``, in order (see ``log_paths``)."""
+    for item in log_paths(paths):
+        yield item if isinstance(item, Report) else check(item, partial=partial)
