@@ -49,10 +49,11 @@ def test_missing_path_is_one_line_and_exit_2(bkref, tmp_path: Path) -> None:
     assert result.stdout == f"{missing}: F1 no such file\n"
 
 
-def test_directory_is_refused_in_one_line(bkref, tmp_path: Path) -> None:
+def test_a_folder_with_no_log_is_refused_in_one_line(bkref, tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("not a log")
     result = bkref("validate", tmp_path)
     assert result.exit_code == 2
-    assert result.stdout == f"{tmp_path}: F1 is a directory, not a log file\n"
+    assert result.stdout == f"{tmp_path}: F1 is a folder with no *.jsonl log below it\n"
 
 
 def test_no_file_argument_is_bad_usage(bkref) -> None:

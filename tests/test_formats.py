@@ -1,0 +1,90 @@
+"""validate's outputs for CI: folders and totals, GitHub annotations, SARIF, JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from bkref.rules import RULES
+from tests.conftest import REPLAYS
+
+ILLEGAL = sorted((REPLAYS / "illegal").glob("*.jsonl"))
+
+
+def recorded(path: Path) -> tuple[int, str, str]:
+    """(line, rule, message) of an illegal replay's recorded diagnostic."""
+    where, text = path.with_suffix(".expected").read_text().splitlines()[0].split(": ", 1)
+    rule, message = text.split(" ", 1)
+    return int(where.rsplit(":", 1)[1]), rule, message
+
+
+def test_a_folder_means_every_log_below_it_sorted_with_totals(bkref, tmp_path: Path) -> None:
+    (tmp_path / "b" / "deep").mkdir(parents=True)
+    shutil.copy(REPLAYS / "2p-ann-bob.jsonl", tmp_path / "b" / "deep" / "z.jsonl")
+    shutil.copy(ILLEGAL[0], tmp_path / "b" / "a.jsonl")
+    (tmp_path / "a.jsonl").write_text("not json\n")
+    (tmp_path / "b" / "notes.txt").write_text("ignored")
+    result = bkref("validate", tmp_path, REPLAYS / "3p-ann-bob-cid.jsonl")
+    assert result.exit_code == 2
+    checked = [line.split(":")[0] for line in result.stderr.splitlines()[:-1]]
+    assert checked == [str(tmp_path / "a.jsonl"), str(tmp_path / "b" / "a.jsonl"),
+                       str(tmp_path / "b" / "deep" / "z.jsonl"), str(REPLAYS / "3p-ann-bob-cid.jsonl")]
+    assert result.stderr.splitlines()[-1] == "4 files: 3 games, 2 legal, 1 illegal, 1 unreadable"
+
+
+def test_github_annotations_point_at_each_diagnostic(bkref) -> None:
+    result = bkref("validate", "--format", "github", *ILLEGAL)
+    assert result.exit_code == 2  # F1-unknown-field is among them
+    pattern = re.compile(r"^::error file=(?P<file>[^,]+),line=(?P<line>\d+),title=(?P<title>[A-Z]\d)::(?P<msg>.+)$")
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(ILLEGAL)
+    for path, annotation in zip(ILLEGAL, lines):
+        match = pattern.match(annotation)
+        assert match, annotation
+        line, rule, message = recorded(path)
+        assert (match["file"], int(match["line"]), match["title"]) == (str(path).replace(":", "%3A"), line, rule)
+        assert match["msg"] == message.replace("%", "%25")
+
+
+def test_github_escapes_what_would_break_a_workflow_command(bkref, tmp_path: Path) -> None:
+    path = tmp_path / "50%, odd: name.jsonl"
+    path.write_text("{oops\n")
+    line = bkref("validate", "--format", "github", path).stdout.strip()
+    assert line.startswith(f"::error file={str(tmp_path)}/50%25%2C odd%3A name.jsonl,line=1,title=F1::")
+
+
+def test_sarif_has_the_required_fields_one_rule_per_id_and_one_result_per_diagnostic(bkref) -> None:
+    result = bkref("validate", "--format", "sarif", *ILLEGAL)
+    sarif = json.loads(result.stdout)
+    assert sarif["version"] == "2.1.0" and sarif["$schema"].endswith("sarif-2.1.0.json")
+    (run,) = sarif["runs"]
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "bkref" and driver["version"]
+    ids = [rule["id"] for rule in driver["rules"]]
+    assert sorted(ids) == sorted(r for r, rule in RULES.items() if rule.checked_by != "ruling")
+    for rule in driver["rules"]:
+        assert rule["fullDescription"]["text"] == RULES[rule["id"]].text
+    assert len(run["results"]) == len(ILLEGAL)
+    for path, res in zip(ILLEGAL, run["results"]):
+        line, rule, message = recorded(path)
+        assert (res["ruleId"], res["message"]["text"], res["level"]) == (rule, message, "error")
+        assert driver["rules"][res["ruleIndex"]]["id"] == rule
+        location = res["locations"][0]["physicalLocation"]
+        assert location["artifactLocation"]["uri"] == str(path)
+        assert location["region"]["startLine"] == line
+
+
+def test_sarif_for_a_missing_file_has_no_region(bkref, tmp_path: Path) -> None:
+    sarif = json.loads(bkref("validate", "--format", "sarif", tmp_path / "none.jsonl").stdout)
+    (res,) = sarif["runs"][0]["results"]
+    assert res["ruleId"] == "F1" and "region" not in res["locations"][0]["physicalLocation"]
+
+
+def test_json_lists_every_diagnostic_and_nothing_for_legal_logs(bkref) -> None:
+    result = bkref("validate", "--format", "json", *ILLEGAL, REPLAYS / "2p-ann-bob.jsonl")
+    found = json.loads(result.stdout)
+    assert [(d["file"], d["line"], d["rule"]) for d in found] == [
+        (str(path), *recorded(path)[:2]) for path in ILLEGAL]
+    assert json.loads(bkref("validate", "--format", "json", REPLAYS / "2p-ann-bob.jsonl").stdout) == []
