@@ -48,6 +48,9 @@ def validate(
     partial: Annotated[
         bool, typer.Option("--partial", help="Accept a log that stops before the game's end (a game in progress).")
     ] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, help="Check the logs in this many processes; same output.")
+    ] = 1,
 ) -> None:
     """Check game logs against the rules; print one line per problem.
 
@@ -59,7 +62,7 @@ def validate(
 
     printer = OUTPUTS[output.value](sys.stdout, sys.stderr)
     totals = Totals()
-    for report in check_paths(paths, partial=partial):
+    for report in check_paths(paths, partial=partial, jobs=jobs):
         printer.file(report)
         totals.add(report)
     printer.finish(totals)
@@ -130,7 +133,7 @@ def score(
 
 @app.command()
 def replay(
-    log: Annotated[Path, typer.Argument(help="The game log (.jsonl) to replay.", show_default=False)],
+    log: Annotated[Path, typer.Argument(help="The game log (.jsonl) to replay.", metavar="LOG", show_default=False)],
     step: Annotated[
         bool, typer.Option("--step", help="Step through the events: Enter or n next, b back, r next round, "
                            "a number goes to that event, q quits.")
@@ -148,15 +151,21 @@ def replay(
     """Show a game on the board, position by position.
 
     With no option, the final position and scores; with --to or --round, that position;
-    with --step, walk through the game from there (or from the first event).
+    with --step, walk through the game from there (or from the first event). An illegal
+    event is shown at its step with validate's diagnostic, and the replay goes on.
+
+    Exit status, for the whole log as validate gives it: 0 legal (a log that stops early
+    included), 1 illegal events or mismatched expects, 2 lines that are not events, a log
+    that cannot be read, or bad usage.
     """
     from bkref.stepper import ReplayError
     from bkref.stepper import replay as show_replay
 
     try:
-        show_replay(log, step=step, to=to, round_=round_, color=not no_color)
+        status = show_replay(log, step=step, to=to, round_=round_, color=not no_color)
     except ReplayError as error:
         raise _fail(str(error)) from None
+    raise typer.Exit(status)
 
 
 @app.command()

@@ -29,7 +29,7 @@ from typing import NamedTuple
 from bkref import scoring
 from bkref.catalog import BOARD, CARDS, COPY_CARDS, DECK_SIZE
 from bkref.events import FORMAT, Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
-from bkref.fiefs import Fief, fiefs, regions
+from bkref.fiefs import Fief, connected, harvest
 from bkref.position import Position
 
 ROUNDS = 4
@@ -333,13 +333,22 @@ def _on_pick(state: State, event: Pick, found: list[Violation]) -> None:
         _reveal(state)
 
 
+def _hand_now(state: State, player: str) -> list[str]:
+    """The hand ``player`` picks from this turn: with 2 players, plus the next reserve card (D3)."""
+    hand = state.hands[player]
+    return hand + [state.reserves[player][state.turn - 1]] if len(state.players) == 2 else hand
+
+
 def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | None:
-    """The pick if its cards are legal; otherwise report it and return None (D2, D3, D5)."""
+    """The pick if its cards are legal; otherwise report it and return None (D2, D3, D5).
+
+    Either way the player's hand becomes what they pass on: the rest after a legal pick,
+    the whole hand after an illegal one.
+    """
     p, n = event.player, len(state.players)
-    hand = state.hands[p]
+    hand = state.hands[p] = _hand_now(state, p)
     if n == 2:
         rule = "D3"
-        hand = hand + [state.reserves[p][state.turn - 1]]
         discard = event.discard or []
         if len(event.keep) != 1 or len(discard) != 1:
             found.append(Violation(rule, f"{p} keeps {_count(len(event.keep), 'card')} and discards "
@@ -356,7 +365,9 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
                                    "turn keeps exactly 2"))
             return None
         chosen = event.keep
-    if _take(hand, chosen) is not None:
+    rest = _take(hand, chosen)
+    if rest is not None:
+        state.hands[p] = rest
         return event
     missing = [c for c in chosen if c not in hand] or chosen
     card = missing[0]
@@ -374,18 +385,12 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
 
 def _reveal(state: State) -> None:
     """Every player has picked: play the kept cards in seat order (D4) and pass (D5)."""
-    n = len(state.players)
-    rests: dict[str, list[str]] = {}
     for p in state.players:
         pick = state.picks[p]
-        hand = state.hands[p] + ([state.reserves[p][state.turn - 1]] if n == 2 else [])
-        if pick is None:  # an illegal pick plays nothing: the whole hand passes on
-            rests[p] = hand
-            continue
-        chosen = pick.keep + (pick.discard or [])
-        rests[p] = _take(hand, chosen) or []
-        for card in pick.keep:
-            state._play_card(p, card)
+        if pick is not None:  # an illegal pick plays nothing
+            for card in pick.keep:
+                state._play_card(p, card)
+    rests = state.hands
     if _pass_direction(state.round) == "left":
         state.hands = {state.left_of(p): rest for p, rest in rests.items()}
         state.last_pass = {state.right_of(p): rest for p, rest in rests.items()}
@@ -403,6 +408,7 @@ def _close_turn(state: State, found: list[Violation]) -> None:
         found.append(Violation("T1", f"{where} has no pick by {', '.join(missing)}; that hand passes on unplayed"))
         for p in missing:
             state.picks[p] = None
+            state.hands[p] = _hand_now(state, p)
         _reveal(state)
     if state.pending:
         never = ", ".join(f"{who}'s (turn {turn})" for who, turn in state.pending)
@@ -509,7 +515,7 @@ def _on_build(state: State, event: Build, found: list[Violation]) -> None:
         a, b = at
         if a == b:
             raise Skip("C5", f"both sky tower tokens are placed on {a}; they go on two different squares")
-        if any(a in group and b in group for group in regions(position, p)):
+        if connected(position, p, a, b):
             raise Skip("C5", f"{a} and {b} are already in one fief of {p}; a sky tower joins two different fiefs")
         position.towers.append((a, b))
     state.supply[p][card.id] -= 1
@@ -549,12 +555,12 @@ def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
     for sq in sorted(sq for sq in posts if sq not in declared):
         found.append(Violation("H1", f"{posts[sq]}'s trading post on {sq} is not declared, so it produces nothing "
                                "this harvest; each post produces the wood, fish or carrot its owner declares"))
-    harvest = _harvest(state, declared)
+    harvested = _harvest(state, declared)
     for p, expected in (event.expect or {}).items():
-        got = sum(f.carrots for f in harvest[p])
+        got = sum(f.carrots for f in harvested[p])
         if got != expected:
             detail = "; ".join(f"fief of {f.squares[0]} ({len(f.squares)} squares) {f.strength}x{f.wealth}"
-                               for f in harvest[p] if f.carrots) or "no fief yields carrots"
+                               for f in harvested[p] if f.carrots) or "no fief yields carrots"
             found.append(Violation("X1", f"{p} harvests {got} carrots in round {state.round} ({detail}), "
                                    f"the log expects {expected}"))
 
@@ -562,10 +568,10 @@ def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
 def _harvest(state: State, declared: dict[str, str]) -> dict[str, list[Fief]]:
     """Harvest every player's fiefs (H1-H4) and close the round."""
     state.position.declared = declared
-    harvest = {p: fiefs(state.position, p) for p in state.players}
-    state.harvests.append(harvest)
+    harvested = harvest(state.position, state.players)
+    state.harvests.append(harvested)
     state.phase = "ending" if state.round == ROUNDS else "dealing"
-    return harvest
+    return harvested
 
 
 def _on_end(state: State, event: End, found: list[Violation]) -> None:

@@ -42,37 +42,36 @@ class Fief(msgspec.Struct, frozen=True):
         return len(self.resources)
 
 
+_PRINTED = frozenset(name for name, square in BOARD.items() if square.printed_city)
+_TERRAIN = {name: square.resource for name, square in BOARD.items()}
+_STRENGTH = {card.id: card.strength for card in CARDS.values() if card.kind == "city"}
+_MAKES = {card.id: card.produces for card in CARDS.values() if card.produces}
+
+
 def city_strength(position: Position, square: str) -> int:
     """The strength of the city on ``square`` (printed cities count 1), 0 if none."""
-    if BOARD[square].printed_city:
+    if square in _PRINTED:
         return 1
-    building = position.building.get(square)
-    return CARDS[building].strength if building else 0
+    return _STRENGTH.get(position.building.get(square, ""), 0)
 
 
 def produces(position: Position, square: str) -> list[str]:
     """What ``square`` produces: its terrain resource, then its farm's (E2, H3)."""
     out = []
-    terrain = BOARD[square].resource
+    terrain = _TERRAIN[square]
     if terrain:
         out.append(terrain)
     building = position.building.get(square)
-    if building == "trading_post":
-        declared = position.declared.get(square)
-        if declared:
-            out.append(declared)
-    elif building:
-        made = CARDS[building].produces
-        if made:
-            out.append(made)
+    made = position.declared.get(square) if building == "trading_post" else _MAKES.get(building or "")
+    if made:
+        out.append(made)
     return out
 
 
-def regions(position: Position, player: str) -> list[tuple[str, ...]]:
-    """The player's fiefs as square tuples in board order, sorted by first square."""
-    mine = {sq for sq, who in position.owner.items() if who == player}
+def _groups(mine: set[str], towers: list[tuple[str, str]]) -> list[tuple[str, ...]]:
+    """``mine`` split into connected groups (S3 adjacency and sky tower pairs), in board order."""
     links: dict[str, list[str]] = {}
-    for a, b in position.towers:
+    for a, b in towers:
         if a in mine and b in mine:
             links.setdefault(a, []).append(b)
             links.setdefault(b, []).append(a)
@@ -82,22 +81,62 @@ def regions(position: Position, player: str) -> list[tuple[str, ...]]:
         if start in seen:
             continue
         seen.add(start)
-        stack, group = [start], []
-        while stack:
-            sq = stack.pop()
-            group.append(sq)
-            for other in (*ADJACENT[sq], *links.get(sq, ())):
+        group = [start]
+        for sq in group:  # grows while it is walked: a breadth-first search
+            for other in ADJACENT[sq]:
                 if other in mine and other not in seen:
                     seen.add(other)
-                    stack.append(other)
-        out.append(tuple(sorted(group, key=_ORDER.__getitem__)))
+                    group.append(other)
+            for other in links.get(sq, ()):
+                if other not in seen:
+                    seen.add(other)
+                    group.append(other)
+        group.sort(key=_ORDER.__getitem__)
+        out.append(tuple(group))
     return out
+
+
+def regions(position: Position, player: str) -> list[tuple[str, ...]]:
+    """The player's fiefs as square tuples in board order, sorted by first square."""
+    return _groups({sq for sq, who in position.owner.items() if who == player}, position.towers)
+
+
+def connected(position: Position, player: str, a: str, b: str) -> bool:
+    """True when squares ``a`` and ``b`` lie in one fief of ``player`` (H2)."""
+    owner = position.owner
+    links: dict[str, list[str]] = {}
+    for x, y in position.towers:
+        links.setdefault(x, []).append(y)
+        links.setdefault(y, []).append(x)
+    seen = {a}
+    group = [a]
+    for sq in group:
+        for other in (*ADJACENT[sq], *links.get(sq, ())):
+            if other not in seen and owner.get(other) == player:
+                if other == b:
+                    return True
+                seen.add(other)
+                group.append(other)
+    return False
 
 
 def fief_of(squares: tuple[str, ...], position: Position) -> Fief:
     """Strength, resources and carrots (H3, H4) of one group of squares."""
-    strength = sum(city_strength(position, sq) for sq in squares)
-    found = {r for sq in squares for r in produces(position, sq)}
+    building, declared = position.building, position.declared
+    strength = 0
+    found = set()
+    for sq in squares:
+        if sq in _PRINTED:
+            strength += 1
+        terrain = _TERRAIN[sq]
+        if terrain:
+            found.add(terrain)
+        on = building.get(sq)
+        if on:
+            strength += _STRENGTH.get(on, 0)
+            made = declared.get(sq) if on == "trading_post" else _MAKES.get(on)
+            if made:
+                found.add(made)
     resources = tuple(sorted(found, key=_RESOURCE_ORDER.__getitem__))
     return Fief(squares, strength, resources, strength * len(resources))
 
@@ -105,3 +144,11 @@ def fief_of(squares: tuple[str, ...], position: Position) -> Fief:
 def fiefs(position: Position, player: str) -> list[Fief]:
     """Every fief of ``player`` in ``position`` (H2), in board order."""
     return [fief_of(group, position) for group in regions(position, player)]
+
+
+def harvest(position: Position, players: tuple[str, ...]) -> dict[str, list[Fief]]:
+    """Every player's fiefs at once: ``fiefs`` for each, with one pass over the board."""
+    mine: dict[str, set[str]] = {p: set() for p in players}
+    for sq, who in position.owner.items():
+        mine[who].add(sq)
+    return {p: [fief_of(group, position) for group in _groups(mine[p], position.towers)] for p in players}

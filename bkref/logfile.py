@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import msgspec
 
-from bkref.events import EVENT_TYPES, Event
+from bkref.events import EVENT_TYPES, Event, Game, event_type
 
 _DECODER = msgspec.json.Decoder(Event)
 _BOM = b"\xef\xbb\xbf"
@@ -127,6 +127,18 @@ def _type_of(raw: bytes) -> str | None:
     return kind if kind in EVENT_TYPES else None
 
 
+def _not_text(number: int, raw: bytes) -> Problem | None:
+    """A fatal problem if ``raw`` is not text (a NUL byte, or not UTF-8): a binary file."""
+    if b"\0" in raw:
+        return Problem(number, None, f"line {number} holds a NUL byte: this is a binary file, not a JSON-lines log",
+                       fatal=True)
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return Problem(number, None, f"line {number} is not UTF-8 text: this is not a JSON-lines log", fatal=True)
+    return None
+
+
 def read_lines(lines: Iterable[bytes]) -> Iterator[Record | Problem]:
     """Decode raw lines (each with its line end) into records and F1 problems.
 
@@ -135,40 +147,41 @@ def read_lines(lines: Iterable[bytes]) -> Iterator[Record | Problem]:
     """
     crlf_reported = False
     game_seen = False
+    decode = _DECODER.decode
     for number, raw in enumerate(lines, start=1):
         if number == 1 and raw.startswith(_BOM):
-            yield Problem(1, None, "the file starts with a UTF-8 byte order mark; bkref/1 logs are UTF-8 without one (save it without the BOM)")
+            yield Problem(1, None, "the file starts with a UTF-8 byte order mark; bkref/1 logs are UTF-8 without "
+                          "one (save it without the BOM)")
             raw = raw[len(_BOM):]
-        if b"\0" in raw:
-            yield Problem(number, None, f"line {number} holds a NUL byte: this is a binary file, not a JSON-lines log",
-                          fatal=True)
-            return
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError:
-            yield Problem(number, None, f"line {number} is not UTF-8 text: this is not a JSON-lines log", fatal=True)
-            return
-        if raw.endswith(b"\r\n"):
-            raw = raw[:-2]
-            if not crlf_reported:
-                crlf_reported = True
-                yield Problem(number, None, "lines end with CRLF (Windows line ends); bkref/1 logs end lines with LF alone")
+        if raw.endswith(b"\r\n") and not crlf_reported:
+            crlf_reported = True
+            yield Problem(number, None, "lines end with CRLF (Windows line ends); bkref/1 logs end lines with LF alone")
         stripped = raw.strip()
-        if not stripped or stripped.startswith(b"#"):
+        if not stripped or stripped[0] == 35:  # blank, or a "#" comment: never decoded, but must be text
+            problem = _not_text(number, stripped) if stripped else None
+            if problem:
+                yield problem
+                return
             continue
         try:
-            event = _DECODER.decode(stripped)
+            event = decode(stripped)
         except msgspec.DecodeError as error:
+            problem = _not_text(number, stripped)
+            if problem:
+                yield problem
+                return
             kind = _type_of(stripped)
             yield Problem(number, kind, _explain(error, number, kind), fatal=not game_seen)
             if not game_seen:
                 return
             continue
-        if not game_seen and type(event).__name__ != "Game":
-            kind = type(event).__struct_config__.tag
-            yield Problem(number, kind, f"the first event is a {kind}; a log starts with a game event", fatal=True)
-            return
-        game_seen = True
+        if not game_seen:
+            if not isinstance(event, Game):
+                kind = event_type(event)
+                yield Problem(number, kind, f"the first event is a {kind}; a log starts with a game event",
+                              fatal=True)
+                return
+            game_seen = True
         yield Record(number, event)
     if not game_seen:
         yield Problem(1, None, "the log holds no event: it needs at least a game event", fatal=True)

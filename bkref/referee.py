@@ -34,22 +34,15 @@ class Report:
 
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    state: State = field(default_factory=State)
+    state: State | None = field(default_factory=State)
     events: int = 0
     game_read: bool = False
+    complete: bool = False
+    where: str = "before the game event"
 
     @property
     def status(self) -> int:
         return exit_status(self.diagnostics)
-
-    @property
-    def complete(self) -> bool:
-        """True when the log ran to its end event."""
-        return self.state.complete
-
-    @property
-    def where(self) -> str:
-        return self.state.where()
 
 
 def play(
@@ -72,7 +65,8 @@ def play(
             continue
         last = item.line
         kind = event_type(item.event)
-        found = [Diagnostic(name, item.line, kind, v.rule, v.message) for v in state.play(item.event)]
+        violations = state.play(item.event)
+        found = [Diagnostic(name, item.line, kind, v.rule, v.message) for v in violations] if violations else []
         yield Step(item.line, item.event, state.copy() if keep else state, found)
         if state.phase == "setup":
             return  # the game event is unusable (S1, F1): nothing after it can be checked
@@ -81,8 +75,12 @@ def play(
             yield Diagnostic(name, max(last, 1), None, v.rule, v.message)
 
 
-def check(path: Path, label: str | None = None, *, partial: bool = False) -> Report:
-    """Check one log; unreadable paths become an F1 diagnostic, never an exception."""
+def check(path: Path, label: str | None = None, *, partial: bool = False, keep_state: bool = True) -> Report:
+    """Check one log; unreadable paths become an F1 diagnostic, never an exception.
+
+    The report keeps the final state unless ``keep_state`` is false (to send it
+    cheaply between processes).
+    """
     report = Report(label if label is not None else str(path))
     try:
         for item in play(path, report.path, partial=partial):
@@ -96,6 +94,10 @@ def check(path: Path, label: str | None = None, *, partial: bool = False) -> Rep
     except OSError as error:
         reason = error.strerror or str(error)
         report.diagnostics.append(Diagnostic(report.path, 0, None, "F1", f"cannot read the file: {reason}"))
+    if report.state is not None:
+        report.complete, report.where = report.state.complete, report.state.where()
+        if not keep_state:
+            report.state = None
     return report
 
 
@@ -125,7 +127,22 @@ def _refused(path: Path, message: str) -> Report:
     return report
 
 
-def check_paths(paths: list[Path], *, partial: bool = False) -> Iterator[Report]:
-    """Check every log named by ``paths``, in order (see ``log_paths``)."""
-    for item in log_paths(paths):
-        yield item if isinstance(item, Report) else check(item, partial=partial)
+def _check_one(item: Path | Report, partial: bool) -> Report:
+    return item if isinstance(item, Report) else check(item, partial=partial, keep_state=False)
+
+
+def check_paths(paths: list[Path], *, partial: bool = False, jobs: int = 1) -> Iterator[Report]:
+    """Check every log named by ``paths``, in order (see ``log_paths``), in ``jobs`` processes.
+
+    The reports come in input order whatever ``jobs`` is, without their final states.
+    """
+    items = log_paths(paths)
+    if jobs <= 1:
+        for item in items:
+            yield _check_one(item, partial)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    from functools import partial as bind
+
+    with ProcessPoolExecutor(jobs) as pool:
+        yield from pool.map(bind(_check_one, partial=partial), items, chunksize=16)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import PurePath
 from typing import TextIO
 from urllib.parse import quote
@@ -130,6 +129,8 @@ class JsonOutput(_Collecting):
 
 
 def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("bkref")
     except PackageNotFoundError:  # running from a source tree that is not installed

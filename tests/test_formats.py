@@ -88,3 +88,12 @@ def test_json_lists_every_diagnostic_and_nothing_for_legal_logs(bkref) -> None:
     assert [(d["file"], d["line"], d["rule"]) for d in found] == [
         (str(path), *recorded(path)[:2]) for path in ILLEGAL]
     assert json.loads(bkref("validate", "--format", "json", REPLAYS / "2p-ann-bob.jsonl").stdout) == []
+
+
+def test_parallel_validation_prints_the_same_in_input_order(bkref) -> None:
+    paths = [*ILLEGAL, REPLAYS / "2p-ann-bob.jsonl", REPLAYS / "missing.jsonl", REPLAYS / "3p-ann-bob-cid.jsonl"]
+    for output in ("text", "json", "sarif"):
+        one = bkref("validate", "--format", output, *paths)
+        two = bkref("validate", "--format", output, "-j", "2", *paths)
+        assert (two.exit_code, two.stdout, two.stderr) == (one.exit_code, one.stdout, one.stderr)
+    assert bkref("validate", "-j", "0", *paths).exit_code == 2
