@@ -89,13 +89,16 @@ def explain(
 @app.command()
 def schema(
     output: Annotated[
-        str, typer.Option("--output", "-o", help="Where to write the schema; - for standard output.")
-    ] = "schemas/bkref-1.schema.json",
+        str | None, typer.Option("--output", "-o", help="Where to write the schema; - for standard output.",
+                                 show_default="schemas/bkref-1.schema.json, or schemas/bkref-score-1.schema.json")
+    ] = None,
+    score: Annotated[bool, typer.Option("--score", help="The schema of bkref score --format json instead.")] = False,
 ) -> None:
-    """Write the JSON Schema of the bkref/1 log format, generated from the event types."""
-    from bkref.schema import log_schema
+    """Write the JSON Schema of the bkref/1 log format (or of score breakdowns), generated from the types."""
+    from bkref.schema import log_schema, score_schema
 
-    text = log_schema()
+    text = score_schema() if score else log_schema()
+    output = output or ("schemas/bkref-score-1.schema.json" if score else "schemas/bkref-1.schema.json")
     if output == "-":
         sys.stdout.write(text)
         return

@@ -2,17 +2,26 @@
 
 Scoring reads a finished ``State``: its final ``Position`` (with the 4th harvest's
 trading post declarations, E2), each player's parchments and copy choices, the
-harvests. Every row says the figures it counted, so a breakdown can be checked by hand.
+harvests. Every row says the figures it counted, so a breakdown can be checked by hand,
+and names the rulings that settled it.
 
-Treasure Hunter's doubling is shown in the treasure rows it doubles ("royal_crown: 5
-x2"), and the Treasure Hunter row itself scores 0, as the printed scoresheet does.
+Treasure Hunter's doubling is shown in the treasure rows it doubles ("worth 5, x2 for
+1 treasure hunter"), and the Treasure Hunter row itself scores 0, as the printed
+scoresheet does.
+
+>>> from bkref.position import Position
+>>> p = Position.empty()
+>>> for sq in ("A1", "A2", "A3"): p.owner[sq] = "ann"
+>>> h = Holdings.of(p, "ann")
+>>> MISSIONS["explorer"](h), MISSIONS["carpenter"](h), MISSIONS["carrotistador"](h)
+((3, '1 corner (A1)'), (3, '3 wood produced'), (4, '1 fief of 3+ territories'))
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 import msgspec
 
@@ -21,23 +30,46 @@ from bkref.fiefs import Fief, city_strength, fiefs, produces
 from bkref.position import Position
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from bkref.engine import State
     from bkref.events import Rulings
+
+    MissionScore = Callable[["Holdings"], tuple[int, str]]
 
 CYCLE: Final = object()
 """``resolve_copy``'s answer for a copy chain that comes back to itself (R3 follow)."""
 
+RULING_IDS: Final = {
+    "matriarch_tie": "R1",
+    "opportunist_tie": "R2",
+    "copy_of_copy": "R3",
+    "treasure_hunter_stacking": "R4",
+    "colonist_counts": "R5",
+}
+"""The id in RULES.md of each ruling, by its name in the ``game`` event."""
 
-class ParchmentRow(msgspec.Struct, omit_defaults=True):
-    """One parchment of one player: what it counted and what it scores."""
+
+class ParchmentRow(msgspec.Struct, kw_only=True):
+    """One parchment of one player: what it counted and what it scores.
+
+    ``copied`` is the parchment a copy card stands for (E7, at the end of a chain of
+    copies under R3 follow). ``rulings`` holds the ids of the rulings that settled this
+    row, because the row is in the case the ruling is about: R1 a tie for most
+    territories, R2 a tie for second place, R3 a copy of a copy, R4 a treasure of a
+    player with several Treasure Hunters, R5 every Colonist.
+    """
 
     card: str
-    points: int
-    counted: str
     copied: str | None = None
+    counted: str
+    points: int
+    rulings: list[str] = []
 
 
 class PlayerScore(msgspec.Struct):
+    """One player's final score: the 4 harvests and their sum, every parchment row, the total."""
+
     harvests: list[int]
     harvest: int
     parchments: list[ParchmentRow]
@@ -46,6 +78,8 @@ class PlayerScore(msgspec.Struct):
 
 
 class FinalScore(msgspec.Struct):
+    """A finished game's score: each player's, the ranking (best first), the winners, the rulings."""
+
     players: dict[str, PlayerScore]
     ranking: list[str]
     winners: list[str]
@@ -73,94 +107,148 @@ class Holdings:
         return cls(player, position, fiefs(position, player), squares, cities, production)
 
 
+def _walk(players: tuple[str, ...], copies: dict[str, dict[str, str | None]], player: str,
+          card: str) -> tuple[list[tuple[str, str]], str | None | object]:
+    """The copy cards a chain passes through, as (owner, card), and what it ends on."""
+    passed: list[tuple[str, str]] = []
+    n = len(players)
+    while card in COPY_CARDS:
+        if (player, card) in passed:
+            return passed, CYCLE
+        passed.append((player, card))
+        target = copies.get(player, {}).get(card)
+        if target is None:
+            return passed, None
+        i = players.index(player)
+        player = players[(i - 1) % n] if card == "liberal" else players[(i + 1) % n]
+        card = target
+    return passed, card
+
+
 def resolve_copy(players: tuple[str, ...], copies: dict[str, dict[str, str | None]], player: str,
                  card: str) -> str | None | object:
     """What ``player``'s copy ``card`` finally copies, following copies of copies (R3).
 
     Returns the parchment id, None when it copies nothing, or ``CYCLE``.
+
+    >>> seats = ("ann", "bob", "cid")
+    >>> resolve_copy(seats, {"ann": {"socialist": "liberal"}, "bob": {"liberal": "fisher"}}, "ann", "socialist")
+    'fisher'
+    >>> loop = {"ann": {"socialist": "liberal"}, "bob": {"liberal": "socialist"}}
+    >>> resolve_copy(seats, loop, "ann", "socialist") is CYCLE
+    True
     """
-    seen = set()
-    n = len(players)
-    while card in COPY_CARDS:
-        if (player, card) in seen:
-            return CYCLE
-        seen.add((player, card))
-        target = copies.get(player, {}).get(card)
-        if target is None:
-            return None
-        i = players.index(player)
-        player = players[(i - 1) % n] if card == "liberal" else players[(i + 1) % n]
-        card = target
-    return card
+    return _walk(players, copies, player, card)[1]
 
 
 # -- the missions ---------------------------------------------------------------------
 # Each takes the player's holdings and returns (points, what was counted).
 
-def _per(unit: int, count: int, what: str) -> tuple[int, str]:
-    return unit * count, f"{count} {what}"
+def _count(n: int, one: str, many: str) -> str:
+    """``n`` things, in words: "1 corner", "2 corners"."""
+    return f"{n} {one if n == 1 else many}"
 
 
-def _threshold(points: int, count: int, least: int, what: str) -> tuple[int, str]:
-    return (points if count >= least else 0), f"{count} {what} (needs {least})"
+def _per(unit: int, n: int, one: str, many: str) -> tuple[int, str]:
+    return unit * n, _count(n, one, many)
 
 
-def _wood(h: Holdings) -> int:
-    return h.production["wood"]
+def _threshold(points: int, n: int, least: int, one: str, many: str) -> tuple[int, str]:
+    return (points if n >= least else 0), f"{_count(n, one, many)}, needs {least}"
 
 
-def _fish(h: Holdings) -> int:
-    return h.production["fish"]
+_PLURAL = {"wood": "wood", "fish": "fish", "carrot": "carrots"}
 
 
-def _carrot(h: Holdings) -> int:
-    return h.production["carrot"]
+def _produced(resource: str, unit: int) -> MissionScore:
+    """``unit`` per ``resource`` produced (E2)."""
+    return lambda h: _per(unit, h.production[resource], f"{resource} produced", f"{_PLURAL[resource]} produced")
 
 
-def _luxury(h: Holdings) -> int:
-    return sum(h.production[r] for r in LUXURY_RESOURCES)
+def _produced_at_least(resource: str, points: int, least: int) -> MissionScore:
+    """``points`` if at least ``least`` ``resource`` produced (E2)."""
+    return lambda h: _threshold(points, h.production[resource], least, f"{resource} produced",
+                                f"{_PLURAL[resource]} produced")
 
 
-def _unproductive_cities(h: Holdings) -> int:
-    return sum(1 for f in h.fiefs if not f.resources for sq in f.squares if city_strength(h.position, sq))
+def _corners(h: Holdings) -> tuple[int, str]:
+    mine = [sq for sq in h.squares if sq in CORNERS]
+    points, counted = _per(3, len(mine), "corner", "corners")
+    return points, counted + (f" ({', '.join(sorted(mine))})" if mine else "")
 
 
-def _barren(h: Holdings) -> int:
-    return sum(1 for sq in h.squares if not city_strength(h.position, sq) and not produces(h.position, sq))
+def _luxury(h: Holdings) -> tuple[int, str]:
+    made = [r for r in LUXURY_RESOURCES if h.production[r]]
+    points, counted = _per(3, sum(h.production[r] for r in made), "luxury resource produced",
+                           "luxury resources produced")
+    return points, counted + (f" ({', '.join(made)})" if made else "")
+
+
+def _unproductive_cities(h: Holdings) -> tuple[int, str]:
+    n = sum(1 for f in h.fiefs if not f.resources for sq in f.squares if city_strength(h.position, sq))
+    return _per(2, n, "city in fiefs producing nothing", "cities in fiefs producing nothing")
+
+
+def _barren(h: Holdings) -> tuple[int, str]:
+    n = sum(1 for sq in h.squares if not city_strength(h.position, sq) and not produces(h.position, sq))
+    return _per(2, n, "territory with no city and no production", "territories with no city and no production")
 
 
 def _little_prince(h: Holdings) -> tuple[int, str]:
+    """Every fief harvested again but one best fief (E6).
+
+    >>> p = Position.empty()
+    >>> p.owner.update({"A1": "ann", "A4": "ann", "B10": "ann"})
+    >>> p.building.update({"A1": "city1", "B10": "city1"})
+    >>> _little_prince(Holdings.of(p, "ann"))
+    (1, '2 of 3 fiefs harvested again; 2 tie for best (1 carrot), one left out (E6)')
+    """
     carrots = sorted((f.carrots for f in h.fiefs), reverse=True)
     if not carrots:
         return 0, "no fief"
-    return sum(carrots[1:]), f"{len(carrots)} fiefs harvested again without the best ({carrots[0]})"
+    best = _count(carrots[0], "carrot", "carrots")
+    ties = carrots.count(carrots[0])
+    again = f"{len(carrots) - 1} of {_count(len(carrots), 'fief', 'fiefs')} harvested again"
+    if ties > 1:
+        return sum(carrots[1:]), f"{again}; {ties} tie for best ({best}), one left out (E6)"
+    return sum(carrots[1:]), f"{again}, the best ({best}) left out"
 
 
-MISSIONS = {
-    "burgomaster": lambda h: _per(1, h.cities, "cities"),
-    "diplomat": lambda h: _per(1, sum(BOARD[sq].on_edge for sq in h.squares), "territories on the edge"),
-    "explorer": lambda h: _per(3, sum(sq in CORNERS for sq in h.squares), "corners"),
-    "carpenter": lambda h: _per(1, _wood(h), "wood produced"),
-    "master_carpenter": lambda h: _per(2, _wood(h), "wood produced"),
-    "woodland_king": lambda h: _threshold(20, _wood(h), 7, "wood produced"),
-    "fisher": lambda h: _per(1, _fish(h), "fish produced"),
-    "master_fisher": lambda h: _per(2, _fish(h), "fish produced"),
-    "fisher_king": lambda h: _threshold(20, _fish(h), 7, "fish produced"),
-    "farmer": lambda h: _per(1, _carrot(h), "carrots produced"),
-    "master_farmer": lambda h: _per(2, _carrot(h), "carrots produced"),
-    "carrot_king": lambda h: _threshold(15, _carrot(h), 5, "carrots produced"),
-    "merchant": lambda h: _per(3, _luxury(h), "luxury resources produced"),
+MISSIONS: dict[str, MissionScore] = {
+    "burgomaster": lambda h: _per(1, h.cities, "city", "cities"),
+    "diplomat": lambda h: _per(1, sum(BOARD[sq].on_edge for sq in h.squares), "territory on the edge",
+                               "territories on the edge"),
+    "explorer": _corners,
+    "carpenter": _produced("wood", 1),
+    "master_carpenter": _produced("wood", 2),
+    "woodland_king": _produced_at_least("wood", 20, 7),
+    "fisher": _produced("fish", 1),
+    "master_fisher": _produced("fish", 2),
+    "fisher_king": _produced_at_least("fish", 20, 7),
+    "farmer": _produced("carrot", 1),
+    "master_farmer": _produced("carrot", 2),
+    "carrot_king": _produced_at_least("carrot", 15, 5),
+    "merchant": _luxury,
     "master_of_the_mountains": lambda h: _per(
-        2, sum(BOARD[sq].terrain == "mountain" for sq in h.squares), "mountains"),
-    "carrotistador": lambda h: _per(4, sum(len(f.squares) >= 3 for f in h.fiefs), "fiefs of 3+ squares"),
-    "harecingetorix": lambda h: _per(1, len(h.fiefs), "fiefs"),
-    "hun_ny_king": lambda h: _threshold(12, len(h.fiefs), 10, "fiefs"),
-    "bun_shee": lambda h: _per(2, _unproductive_cities(h), "cities in fiefs producing nothing"),
-    "panpan_the_barbarian": lambda h: _per(2, _barren(h), "territories with no city and no production"),
-    "king_of_thieves": lambda h: _threshold(12, h.cities, 9, "cities"),
+        2, sum(BOARD[sq].terrain == "mountain" for sq in h.squares), "mountain", "mountains"),
+    "carrotistador": lambda h: _per(4, sum(len(f.squares) >= 3 for f in h.fiefs), "fief of 3+ territories",
+                                    "fiefs of 3+ territories"),
+    "harecingetorix": lambda h: _per(1, len(h.fiefs), "fief", "fiefs"),
+    "hun_ny_king": lambda h: _threshold(12, len(h.fiefs), 10, "fief", "fiefs"),
+    "bun_shee": _unproductive_cities,
+    "panpan_the_barbarian": _barren,
+    "king_of_thieves": lambda h: _threshold(12, h.cities, 9, "city", "cities"),
     "little_prince": _little_prince,
 }
 """Missions scored from the player's own board alone."""
+
+
+class _Owned(NamedTuple):
+    """One parchment card a player owns, the parchment it stands for (E7), the copies passed."""
+
+    card: str
+    stands_for: str | None
+    via: list[tuple[str, str]]
 
 
 class _Scorer:
@@ -170,103 +258,113 @@ class _Scorer:
         self.state = state
         self.rulings: Rulings = state.rulings
         self.holdings = {p: Holdings.of(state.position, p) for p in state.players}
-        # Each parchment a player owns, with the card it finally stands for (E7).
-        self.cards: dict[str, list[tuple[str, str | None]]] = {}
+        self.owned: dict[str, list[_Owned]] = {}
         for p in state.players:
             row = []
             for card in state.parchments[p]:
                 if card in COPY_CARDS:
-                    target = resolve_copy(state.players, state.copies, p, card)
-                    row.append((card, None if target is CYCLE else target))  # type: ignore[arg-type]
+                    passed, target = _walk(state.players, state.copies, p, card)
+                    row.append(_Owned(card, None if target is CYCLE else target, passed[1:]))  # type: ignore[arg-type]
                 else:
-                    row.append((card, card))
-            self.cards[p] = row
+                    row.append(_Owned(card, card, []))
+            self.owned[p] = row
 
     def effective(self, player: str) -> list[str]:
-        return [card for _, card in self.cards[player] if card is not None]
+        return [o.stands_for for o in self.owned[player] if o.stands_for is not None]
 
     def treasures(self, player: str) -> list[str]:
         return [c for c in self.effective(player) if CARDS[c].kind == "treasure"]
 
-    def treasure(self, player: str, card: str) -> tuple[int, str]:
+    def treasure(self, player: str, card: str) -> tuple[int, str, list[str]]:
         owned = self.treasures(player)
         if card in ("left_glove", "right_glove") and {"left_glove", "right_glove"} <= set(owned):
-            base, why = 4, "both gloves (E5)"
+            base, counted = 4, "both gloves, worth 4 each (E5)"
         else:
-            base, why = CARDS[card].value, ""
+            base, counted = CARDS[card].value, f"worth {CARDS[card].value}"
         hunters = self.effective(player).count("treasure_hunter")
-        if hunters and self.rulings.treasure_hunter_stacking == "once":
-            hunters = 1
-        factor = 2**hunters
-        counted = f"{base}" + (f" x{factor} (treasure_hunter)" if hunters else "") + (f", {why}" if why else "")
-        return base * factor, counted
+        stacking = self.rulings.treasure_hunter_stacking
+        if not hunters:
+            return base, counted, []
+        factor = 2 if stacking == "once" else 2**hunters
+        counted += f", x{factor} for {_count(hunters, 'treasure hunter', 'treasure hunters')}"
+        if hunters == 1:
+            return base * factor, counted, []
+        return base * factor, f"{counted} (R4 {stacking})", ["R4"]
 
-    def matriarch(self, player: str) -> tuple[int, str]:
+    def matriarch(self, player: str) -> tuple[int, str, list[str]]:
         counts = {p: len(h.squares) for p, h in self.holdings.items()}
         best = max(counts.values())
-        tied = sorted(p for p, c in counts.items() if c == best)
+        leaders = [p for p in self.state.players if counts[p] == best]
         mine = counts[player]
         if mine < best:
-            return 0, f"{mine} territories, most is {best}"
-        if len(tied) == 1:
-            return 12, f"most territories ({mine})"
-        others = ", ".join(p for p in tied if p != player)
-        if self.rulings.matriarch_tie == "shared":
-            return 12, f"tied for most territories ({mine}) with {others} (R1 shared)"
-        return 0, f"tied for most territories ({mine}) with {others} (R1 none)"
+            return 0, f"{_count(mine, 'territory', 'territories')}; most is {best} ({', '.join(leaders)})", []
+        if len(leaders) == 1:
+            return 12, f"most territories ({mine})", []
+        others = ", ".join(p for p in leaders if p != player)
+        tie = self.rulings.matriarch_tie
+        return (12 if tie == "shared" else 0), f"tied for most territories ({mine}) with {others} (R1 {tie})", ["R1"]
 
-    def score(self, player: str, card: str) -> tuple[int, str]:
-        """Points and figures of one parchment ``card`` scored for ``player`` (not opportunist)."""
-        kind = CARDS[card].kind
-        if kind == "treasure":
+    def score(self, player: str, card: str) -> tuple[int, str, list[str]]:
+        """Points, figures and rulings of one parchment ``card`` scored for ``player`` (not opportunist)."""
+        if CARDS[card].kind == "treasure":
             return self.treasure(player, card)
         if card in MISSIONS:
-            return MISSIONS[card](self.holdings[player])  # type: ignore[no-any-return]
+            return (*MISSIONS[card](self.holdings[player]), [])
         if card == "bureaucrat":
-            return _per(1, len(self.state.parchments[player]), "parchments owned")
+            n = len(self.state.parchments[player])
+            return n, f"{_count(n, 'parchment', 'parchments')} owned, copy cards included (E9)", []
         if card == "colonist":
             if self.rulings.colonist_counts == "played":
-                return _per(3, self.state.camps_played[player], "camp cards played (R5 played)")
-            return _per(3, self.state.camps_placed[player], "camps placed (R5 placed)")
+                n = self.state.camps_played[player]
+                return 3 * n, f"{_count(n, 'camp card', 'camp cards')} played (R5 played)", ["R5"]
+            n = self.state.camps_placed[player]
+            return 3 * n, f"{_count(n, 'camp', 'camps')} placed (R5 placed)", ["R5"]
         if card == "matriarch":
             return self.matriarch(player)
         if card == "treasure_guardian":
-            return _per(3, len(self.treasures(player)), "treasures")
+            return (*_per(3, len(self.treasures(player)), "treasure", "treasures"), [])
         if card == "treasure_hunter":
-            return 0, f"doubles {len(self.treasures(player))} treasures (in their rows)"
+            n = len(self.treasures(player))
+            return 0, f"doubles {_count(n, 'treasure', 'treasures')}, in {'its row' if n == 1 else 'their rows'}", []
         raise AssertionError(f"no scoring for {card}")  # opportunist and copies are handled by rows()
 
     def rows(self, player: str) -> list[ParchmentRow]:
         out = []
-        for card, target in self.cards[player]:
+        for card, target, via in self.owned[player]:
             copied = target if card in COPY_CARDS else None
             if target is None:
-                out.append(ParchmentRow(card, 0, "copies nothing", None))
-            elif target == "opportunist":
-                out.append(ParchmentRow(card, 0, "", copied))  # filled in by opportunist()
+                out.append(ParchmentRow(card=card, counted="copies nothing", points=0))
+                continue
+            if target == "opportunist":
+                points, counted, rulings = 0, "", []  # filled in by opportunist()
             else:
-                points, counted = self.score(player, target)
-                out.append(ParchmentRow(card, points, counted, copied))
+                points, counted, rulings = self.score(player, target)
+            if via:
+                chain = ", ".join(f"{owner}'s {copy}" for owner, copy in via)
+                counted = f"through {chain} (R3 follow): {counted}"
+                rulings = ["R3", *rulings]
+            out.append(ParchmentRow(card=card, copied=copied, counted=counted, points=points, rulings=rulings))
         return out
 
     def opportunist(self, rows: dict[str, list[ParchmentRow]], harvest: dict[str, int]) -> None:
         """Score every Opportunist once all else is scored (R2)."""
         before = {p: harvest[p] + sum(r.points for r in rows[p]) for p in self.state.players}
-        second = sorted(p for p in before if sum(1 for q in before if before[q] > before[p]) == 1)
-        award = len(second) == 1 or (second and self.rulings.opportunist_tie == "shared")
+        second = [p for p in self.state.players if sum(1 for q in before if before[q] > before[p]) == 1]
+        tie = self.rulings.opportunist_tie
+        award = len(second) == 1 or (second and tie == "shared")
         standings = ", ".join(f"{p} {before[p]}" for p in self.state.players)
         for p in self.state.players:
             for row in rows[p]:
                 if "opportunist" not in (row.card, row.copied):
                     continue
-                if p in second:
-                    tie = f" (tied with {', '.join(q for q in second if q != p)}; R2 " \
-                          f"{self.rulings.opportunist_tie})" if len(second) > 1 else ""
-                    row.points = 10 if award else 0
-                    row.counted = f"second before opportunist{tie}: {standings}"
-                else:
-                    row.points = 0
-                    row.counted = f"not second before opportunist: {standings}"
+                if p not in second:
+                    row.points, row.counted = 0, f"not second before opportunists: {standings}"
+                    continue
+                row.points = 10 if award else 0
+                row.counted = f"second before opportunists: {standings}"
+                if len(second) > 1:
+                    row.counted += f"; tied with {', '.join(q for q in second if q != p)} (R2 {tie})"
+                    row.rulings = [*row.rulings, "R2"]
 
 
 def final_score(state: State) -> FinalScore:

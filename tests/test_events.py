@@ -66,3 +66,9 @@ def test_the_schema_rejects_what_the_decoder_rejects() -> None:
                 {"type": "build", "round": 1, "player": "b", "card": "city2", "at": ["K4"], "x": 1},
                 {"type": "pick", "round": 1, "turn": 11, "player": "b", "keep": []}):
         assert not validator.is_valid(bad)
+
+
+def test_bkref_schema_score_writes_the_committed_score_schema(bkref, tmp_path) -> None:
+    target = tmp_path / "score.json"
+    assert bkref("schema", "--score", "-o", target).exit_code == 0
+    assert target.read_text() == (ROOT / "schemas" / "bkref-score-1.schema.json").read_text()
