@@ -100,6 +100,7 @@ class State:
         self.camps_placed: dict[str, int] = {}
         self.camp_floor = 0
         self.harvests: list[dict[str, list[Fief]]] = []
+        self.board_fiefs: dict[str, list[Fief]] | None = None  # the fiefs of the board as it stands, if known
         self.copies: dict[str, dict[str, str | None]] = {}
         self.final: scoring.FinalScore | None = None
 
@@ -215,6 +216,7 @@ class State:
             if position.building.get(card, "").startswith("camp"):
                 del position.building[card]  # P1: a camp leaves, whoever's it was
             position.owner[card] = player
+            self.board_fiefs = None
         elif kind in ("treasure", "mission"):
             self.parchments[player].append(card)
         elif kind == "provisions":
@@ -519,6 +521,7 @@ def _on_build(state: State, event: Build, found: list[Violation]) -> None:
             raise Skip("C5", f"{a} and {b} are already in one fief of {p}; a sky tower joins two different fiefs")
         position.towers.append((a, b))
     state.supply[p][card.id] -= 1
+    state.board_fiefs = None
     for sq in at:
         position.building[sq] = card.id
     if card.kind == "camp":
@@ -568,7 +571,7 @@ def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
 def _harvest(state: State, declared: dict[str, str]) -> dict[str, list[Fief]]:
     """Harvest every player's fiefs (H1-H4) and close the round."""
     state.position.declared = declared
-    harvested = harvest(state.position, state.players)
+    harvested = state.board_fiefs = harvest(state.position, state.players)
     state.harvests.append(harvested)
     state.phase = "ending" if state.round == ROUNDS else "dealing"
     return harvested
@@ -581,7 +584,7 @@ def _on_end(state: State, event: End, found: list[Violation]) -> None:
     for p in event.expect or {}:
         state._player(p, "expect")
     state.copies = _legal_copies(state, event, found)
-    state.final = scoring.final_score(state)
+    state.final = scoring.final_score(state, state.board_fiefs)
     state.phase = "over"
     for p, expected in (event.expect or {}).items():
         got = state.final.players[p].total

@@ -1,9 +1,7 @@
 """Score breakdowns for people: rich tables of every harvest and every parchment.
 
-On a terminal the tables have colour and the terminal's width; anywhere else (a pipe,
-a file, the tests) or with ``no_color`` they are plain text without escape codes, and
-when not on a terminal always ``WIDTH`` columns wide, so the same log prints the same
-bytes on every machine.
+Printed as ``bkref.terminal`` prints: colour on a terminal, plain fixed-width text
+anywhere else.
 """
 
 from __future__ import annotations
@@ -12,47 +10,19 @@ from pathlib import Path
 from typing import TextIO
 
 import msgspec
-from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from bkref.breakdown import Breakdown, FinalBreakdown, RoundScore, RulingUse, breakdown
 from bkref.diagnostics import EXIT_UNREADABLE, exit_status
 from bkref.scoring import PlayerScore
+from bkref.terminal import console, emit
+from bkref.terminal import table as table_of
 
-WIDTH = 100
 """The width of the text when it is not printed on a terminal."""
 NUMBERS = frozenset({"Cities", "Strength", "Wealth", "Carrots", "Rank", "Harvests", "Parchments", "Total"})
 """The columns that hold numbers, right-aligned."""
-
-
-def console(out: TextIO, *, no_color: bool = False) -> Console:
-    """A console on ``out``: colour only on a terminal and without ``no_color``; fixed width off one."""
-    tty = out.isatty()
-    color = tty and not no_color
-    return Console(
-        file=out,
-        width=None if tty else WIDTH,
-        color_system="auto" if color else None,
-        force_terminal=tty,
-        force_jupyter=False,
-        force_interactive=False,
-        no_color=not color,
-        legacy_windows=False,
-        markup=False,
-        emoji=False,
-        highlight=False,
-    )
-
-
-def _table(title: str, *columns: str) -> Table:
-    """A table with ``columns``; those named in ``NUMBERS`` are right-aligned."""
-    table = Table(title=title, title_style="bold", title_justify="left", box=box.SIMPLE_HEAD,
-                  header_style="bold", pad_edge=False, show_edge=False)
-    for name in columns:
-        table.add_column(name, justify="right" if name in NUMBERS else "left", overflow="fold")
-    return table
 
 
 def _header(b: Breakdown) -> Text:
@@ -70,7 +40,7 @@ def _header(b: Breakdown) -> Text:
 
 
 def _rulings(rulings: list[RulingUse]) -> Table:
-    table = _table("Rulings", "Ruling", "Value", "Applied to")
+    table = table_of("Ruling", "Value", "Applied to", numbers=NUMBERS, title="Rulings")
     for r in rulings:
         value = f"{r.value} (default)" if r.default else r.value
         settled = ", ".join(f"{a.player}'s {a.card}" for a in r.applied_to) or "-"
@@ -79,8 +49,8 @@ def _rulings(rulings: list[RulingUse]) -> Table:
 
 
 def _round(r: RoundScore) -> Table:
-    table = _table(f"Round {r.round} harvest (line {r.line})", "Player", "Fief", "Cities", "Strength",
-                   "Resources", "Wealth", "Carrots")
+    table = table_of("Player", "Fief", "Cities", "Strength", "Resources", "Wealth", "Carrots", numbers=NUMBERS,
+                     title=f"Round {r.round} harvest (line {r.line})")
     for i, (player, h) in enumerate(r.players.items()):
         if i:
             table.add_section()
@@ -99,7 +69,8 @@ def _round(r: RoundScore) -> Table:
 
 
 def _parchments(player: str, s: PlayerScore) -> Table:
-    table = _table(f"{player}'s parchments", "Parchment", "Copies", "Counted", "Rulings", "Carrots")
+    table = table_of("Parchment", "Copies", "Counted", "Rulings", "Carrots", numbers=NUMBERS,
+                     title=f"{player}'s parchments")
     for row in s.parchments:
         table.add_row(row.card, row.copied or "", row.counted, " ".join(row.rulings), str(row.points))
     table.add_section()
@@ -110,7 +81,7 @@ def _parchments(player: str, s: PlayerScore) -> Table:
 
 
 def _ranking(final: FinalBreakdown) -> Group:
-    table = _table("Final ranking", "Rank", "Player", "Harvests", "Parchments", "Total")
+    table = table_of("Rank", "Player", "Harvests", "Parchments", "Total", numbers=NUMBERS, title="Final ranking")
     for s in final.ranking:
         table.add_row(str(s.rank), s.player, str(s.harvest), str(s.parchment_total), str(s.total),
                       style="bold" if s.player in final.winners else None)
@@ -119,23 +90,6 @@ def _ranking(final: FinalBreakdown) -> Group:
     else:
         verdict = f"Winners, tied (E8): {', '.join(final.winners)}"
     return Group(table, Text(verdict, style="bold green"))
-
-
-def emit(con: Console, *parts: RenderableType, crop: bool = True) -> None:
-    """Print ``parts`` with a blank line between them; off a terminal, lines carry no trailing spaces."""
-    if con.is_terminal:
-        _print(con, parts, crop)
-        return
-    with con.capture() as captured:
-        _print(con, parts, crop)
-    con.file.writelines(line.rstrip() + "\n" for line in captured.get().splitlines())
-
-
-def _print(con: Console, parts: tuple[RenderableType, ...], crop: bool) -> None:
-    for i, part in enumerate(parts):
-        if i:
-            con.print()
-        con.print(part, crop=crop)
 
 
 def print_breakdown(b: Breakdown, out: TextIO, *, no_color: bool = False) -> None:

@@ -98,13 +98,15 @@ class Holdings:
     production: Counter[str] = field(default_factory=Counter)
 
     @classmethod
-    def of(cls, position: Position, player: str) -> Holdings:
+    def of(cls, position: Position, player: str, its_fiefs: list[Fief] | None = None) -> Holdings:
+        """The holdings of ``player``; ``its_fiefs`` when already known (``fiefs(position, player)``)."""
         squares = position.controlled(player)
         production: Counter[str] = Counter()
         for sq in squares:
             production.update(produces(position, sq))
         cities = sum(1 for sq in squares if city_strength(position, sq))
-        return cls(player, position, fiefs(position, player), squares, cities, production)
+        found = fiefs(position, player) if its_fiefs is None else its_fiefs
+        return cls(player, position, found, squares, cities, production)
 
 
 def _walk(players: tuple[str, ...], copies: dict[str, dict[str, str | None]], player: str,
@@ -254,10 +256,11 @@ class _Owned(NamedTuple):
 class _Scorer:
     """Scores every parchment of a finished game; see ``final_score``."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, final_fiefs: dict[str, list[Fief]] | None) -> None:
         self.state = state
         self.rulings: Rulings = state.rulings
-        self.holdings = {p: Holdings.of(state.position, p) for p in state.players}
+        known = final_fiefs or {}
+        self.holdings = {p: Holdings.of(state.position, p, known.get(p)) for p in state.players}
         self.owned: dict[str, list[_Owned]] = {}
         for p in state.players:
             row = []
@@ -367,9 +370,13 @@ class _Scorer:
                     row.rulings = [*row.rulings, "R2"]
 
 
-def final_score(state: State) -> FinalScore:
-    """Score a finished game: harvests, every parchment, totals, ranking and winners (E1-E9)."""
-    scorer = _Scorer(state)
+def final_score(state: State, final_fiefs: dict[str, list[Fief]] | None = None) -> FinalScore:
+    """Score a finished game: harvests, every parchment, totals, ranking and winners (E1-E9).
+
+    ``final_fiefs``, every player's fiefs on the final board, saves computing them
+    again when the caller has them (the engine has, from the 4th harvest).
+    """
+    scorer = _Scorer(state, final_fiefs)
     rows = {p: scorer.rows(p) for p in state.players}
     harvests = {p: [sum(f.carrots for f in h[p]) for h in state.harvests] for p in state.players}
     harvest = {p: sum(v) for p, v in harvests.items()}

@@ -1,0 +1,63 @@
+"""Printing for people with rich: one console set-up, one table style, plain text off a terminal.
+
+On a terminal, output has colour (unless asked not to) and the terminal's width.
+Anywhere else (a pipe, a file, the tests) it is plain text without escape codes,
+``WIDTH`` columns wide and without trailing spaces, so the same log prints the same
+bytes on every machine.
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from rich import box
+from rich.console import Console, RenderableType
+from rich.table import Table
+
+WIDTH = 100
+"""The width of the text when it is not printed on a terminal."""
+
+
+def console(out: TextIO, *, no_color: bool = False) -> Console:
+    """A console on ``out``: colour only on a terminal and without ``no_color``; fixed width off one."""
+    tty = out.isatty()
+    color = tty and not no_color
+    return Console(
+        file=out,
+        width=None if tty else WIDTH,
+        color_system="auto" if color else None,
+        force_terminal=tty,
+        force_jupyter=False,
+        force_interactive=False,
+        no_color=not color,
+        legacy_windows=False,
+        markup=False,
+        emoji=False,
+        highlight=False,
+    )
+
+
+def table(*columns: str, numbers: frozenset[str] | tuple[str, ...] = (), title: str | None = None) -> Table:
+    """A table without outer borders; the columns named in ``numbers`` are right-aligned."""
+    made = Table(title=title, title_style="bold", title_justify="left", box=box.SIMPLE_HEAD,
+                 header_style="bold", pad_edge=False, show_edge=False)
+    for name in columns:
+        made.add_column(name, justify="right" if name in numbers else "left", overflow="fold")
+    return made
+
+
+def emit(con: Console, *parts: RenderableType, crop: bool = True) -> None:
+    """Print ``parts`` with a blank line between them; off a terminal, lines carry no trailing spaces."""
+    if con.is_terminal:
+        _print(con, parts, crop)
+        return
+    with con.capture() as captured:
+        _print(con, parts, crop)
+    con.file.writelines(line.rstrip() + "\n" for line in captured.get().splitlines())
+
+
+def _print(con: Console, parts: tuple[RenderableType, ...], crop: bool) -> None:
+    for i, part in enumerate(parts):
+        if i:
+            con.print()
+        con.print(part, crop=crop)

@@ -1,0 +1,265 @@
+"""`bkref replay`: positions drawn on the board, stepping with piped keys, illegal and broken logs."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+from bkref.scoreview import console
+from bkref.stepper import load, show
+from tests.conftest import ROOT
+
+# Paths as a user types them in the project's folder: the output names the log as given.
+TWO, THREE, FOUR, WORKED = (Path("replays") / f"{name}.jsonl" for name in
+                            ("2p-ann-bob", "3p-ann-bob-cid", "4p-ann-bob-cid-dee", "worked-example"))
+
+
+@pytest.fixture(autouse=True)
+def in_the_project(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+# Positions checked by hand once against the log: after the first deal; mid-round with a camp and
+# a sky tower on the board (2p: bob's camp1 on A8, ann's tower F5-I5; 3p: bob's camp6 on H2, his
+# tower C2-I2; 4p: cid's camp3 on B10, two towers, and bob's provisions claims E3 and A7, which
+# removes cid's and dee's camps); a harvest (carrots as the log expects); the end.
+POSITIONS = {
+    "start": {TWO: ["--to", "2"], THREE: ["--to", "2"], FOUR: ["--to", "2"]},
+    "mid-round": {TWO: ["--to", "95"], THREE: ["--to", "65"], FOUR: ["--to", "100"]},
+    "harvest": {TWO: ["--round", "3"], THREE: ["--round", "2"], FOUR: ["--round", "3"]},
+    "end": {TWO: [], THREE: [], FOUR: []},
+}
+CASES = [(path, kind, args) for kind, by_log in POSITIONS.items() for path, args in by_log.items()]
+
+
+class TextSnapshot(SingleFileSnapshotExtension):
+    """One plain-text file per snapshot, readable as the terminal shows it."""
+
+    _write_mode = WriteMode.TEXT
+    file_extension = "txt"
+
+
+@pytest.fixture
+def text_snapshot(snapshot):
+    return snapshot.use_extension(TextSnapshot)
+
+
+def board_square(output: str, square: str) -> str:
+    """The five characters the printed board shows for ``square`` (plain lines end without spaces)."""
+    row = next(line for line in output.splitlines() if line.startswith(f" {square[0]}  "))
+    start = 4 + 6 * (int(square[1:]) - 1)
+    return row[start:start + 5].ljust(5)
+
+
+def headers(output: str) -> list[int]:
+    """The event number of every position printed, in order."""
+    return [int(n) for n in re.findall(r"^\S+: event (\d+) of \d+", output, flags=re.M)]
+
+
+@pytest.mark.parametrize(("path", "kind", "args"), CASES, ids=[f"{p.stem}-{k}" for p, k, _ in CASES])
+def test_position_matches_the_snapshot(bkref, text_snapshot, path: Path, kind: str, args: list[str]) -> None:
+    result = bkref("replay", path, *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    assert "\x1b" not in result.stdout
+    shown = result.stdout
+    if kind == "mid-round":
+        assert shown.splitlines()[1].endswith("exploration")
+        assert "^" in shown.split("\nF forest")[0] and "sky towers: T1" in shown
+    elif kind == "harvest":
+        assert f"\nharvest of round {args[1]}\n" in shown
+    elif kind == "end":
+        assert shown.splitlines()[1] == "game over" and "final scores" in shown
+    assert shown == text_snapshot
+
+
+def test_board_squares_agree_with_the_log(bkref) -> None:
+    # 3p after event 50 (round 2 construction): bob's sky tower C2-I2 (line 50), ann's camp3 on
+    # the field J6 and city3 on the mountain J7 (lines 46, 48), bob's camp6 on H2 (line 47), bob's
+    # trading post on C10 declared wood at the round 1 harvest (lines 23, 26), cid's city1 on A5.
+    shown = bkref("replay", THREE, "--to", "50").stdout
+    expected = {"C2": "bMT1 ", "I2": "bPT1 ", "J6": "aC^3 ", "J7": "aM[3]", "H2": "bC^6 ", "C10": "bPtpw",
+                "A5": "cS[1]", "A4": " #(1)", "E1": " F   "}
+    assert {sq: board_square(shown, sq) for sq in expected} == expected
+    lines = shown.splitlines()
+    row_b = next(i for i, line in enumerate(lines) if line.startswith(" B "))
+    assert lines[row_b].startswith(" B   M   | M ")  # lava between B1 and B2
+    assert lines[row_b + 1] == " " * (4 + 6 * 5) + "~~~~~"  # lava between B6 and C6, and only there
+
+
+def test_final_position_is_the_last_event(bkref) -> None:
+    assert bkref("replay", FOUR).stdout == bkref("replay", FOUR, "--to", "124").stdout
+
+
+class Terminal(io.StringIO):
+    """A text stream that says it is a terminal, as rich asks."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_colour_only_adds_escape_codes_to_the_same_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("COLORTERM", "truecolor")
+    steps = load(THREE)
+    outputs = {}
+    for no_color in (False, True):
+        out = Terminal()
+        show(console(out, no_color=no_color), steps, 64, "log")
+        outputs[no_color] = out.getvalue()
+    assert "\x1b[" in outputs[False] and "\x1b[" not in outputs[True]
+    assert "\x1b[30;48;2;230;159;0maF   \x1b[0m" in outputs[False]  # black on orange: the first seat, ann
+    assert re.sub(r"\x1b\[[0-9;]*m", "", outputs[False]) == outputs[True]
+
+
+def test_step_with_piped_keys_goes_forward_back_to_an_event_and_to_the_next_round(bkref) -> None:
+    result = bkref("replay", THREE, "--step", input="\nb\nb\n3\nn\nb\nr\n5\nq\n")
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    # Enter, b, b (already at the first event: a note, no new position), 3, n, b, r (the deal of
+    # round 2), 5, q; each key is echoed after the prompt, as it is not typed on a terminal.
+    assert headers(out) == [1, 2, 1, 3, 4, 3, 27, 5]
+    screens = re.split(r"^\[Enter or n next.*\] > .*\n", out, flags=re.M)
+    assert len(screens) == 10 and screens[-1] == ""  # q quits at once
+    assert screens[3] == "this is the first event\n"
+    assert screens[0] == screens[2] and screens[4] == screens[6]  # back shows the very same position
+    assert "\nann picks for turn 1: keeps 2 cards, face down until every player has picked\n" in screens[4]
+    assert "\nbob picks for turn 1: keeps 2 cards, face down" in screens[5]
+    assert screens[7].startswith("replays/3p-ann-bob-cid.jsonl: event 27 of 118 (line 27)\nround 2, turn 1 of 6")
+    assert "\ncid picks last for turn 1: every pick is revealed and played\n  ann plays camp3: a building, into the " \
+           "supply\n  ann plays F8: claims a printed city\n  bob plays city2" in screens[8]
+    assert board_square(screens[8], "F8") == "a#(1)" and board_square(screens[4], "F8") == " #(1)"
+    assert re.findall(r"\] > (.*)$", out, flags=re.M) == ["", "b", "b", "3", "n", "b", "r", "5", "q"]
+
+
+def test_step_stops_at_the_last_event_and_at_the_end_of_input(bkref) -> None:
+    result = bkref("replay", TWO, "--step", "--to", "112", input="\n\n999\n")
+    assert result.exit_code == 0
+    assert headers(result.stdout) == [112, 113]
+    assert "\nthis is the last event\n" in result.stdout
+    assert "\nno event 999: this log has events 1 to 113\n" in result.stdout
+    assert "\nann wins with 125\n" in result.stdout  # the log's end event expects ann 125, bob 123
+
+
+@pytest.fixture
+def illegal_log(tmp_path: Path) -> Path:
+    """The 3-player replay with ann's first pick changed: she keeps J10, which is not in her hand."""
+    lines = THREE.read_text().splitlines(keepends=True)
+    assert lines[2].startswith('{"type":"pick","round":1,"turn":1,"player":"ann","keep":["camp3","F8"]}')
+    lines[2] = lines[2].replace('"camp3"', '"J10"')
+    path = tmp_path / "illegal.jsonl"
+    path.write_text("".join(lines))
+    return path
+
+
+def test_illegal_event_shows_the_validate_diagnostic_at_its_step(bkref, illegal_log: Path) -> None:
+    problems = bkref("validate", illegal_log).stdout.splitlines()[:-1]
+    assert problems[0].startswith(f"{illegal_log}:3: D2 ann keeps J10, which is not in ann's hand")
+    for problem in problems:  # each at its own step (this log's events stand on lines 1, 2, 3...)
+        line = problem.split(":")[1]
+        assert problem + "\n" in bkref("replay", illegal_log, "--to", line).stdout
+    stepped = bkref("replay", illegal_log, "--step", "--to", "2", input="\n\n\n").stdout
+    screens = re.split(r"^\[Enter or n next.*\] > .*\n", stepped, flags=re.M)
+    assert headers(stepped) == [2, 3, 4, 5]
+    assert problems[0] not in screens[0]
+    assert problems[0] + "\n" in screens[1] and "earlier problem" not in screens[1]
+    assert problems[0] not in screens[2] and "\n1 earlier problem in this log, on line 3\n" in screens[2]
+    assert "\n  ann's pick breaks the rules: none of its cards is played\n" in screens[3]
+    skipped = bkref("replay", illegal_log, "--to", "46").stdout
+    assert "\nann builds camp3 on J6: illegal, skipped (the position does not change)\n" + problems[1] in skipped
+    # The replay goes on to the end of the game.
+    end = bkref("replay", illegal_log)
+    assert end.exit_code == 1  # the log is illegal, as validate says
+    assert "\ngame over\n" in end.stdout and "\nfinal scores" in end.stdout
+    assert "\n3 earlier problems in this log, on lines 3, 46 and 53\n" in end.stdout
+
+
+def test_a_log_that_stops_early_still_replays(bkref) -> None:
+    result = bkref("replay", WORKED)
+    assert result.exit_code == 0
+    assert "\nthe log stops here, before the deal of round 2\n" in result.stdout
+    assert headers(result.stdout) == [23]
+    assert bkref("replay", WORKED, "--round", "1").stdout == result.stdout
+    assert board_square(result.stdout, "B2") == "aM[3]" and board_square(result.stdout, "A3") == "aFmus"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.jsonl"], "missing.jsonl: no such file"),
+        (["replays"], "replays: is a directory, not a log file"),
+        ([THREE, "--to", "0"], "--to 0: give an event number; this log has events 1 to 118"),
+        ([THREE, "--to", "119"], "--to 119: give an event number; this log has events 1 to 118"),
+        ([THREE, "--to", "ten"], "--to ten: give an event number; this log has events 1 to 118"),
+        ([THREE, "--round", "5"], "--round 5: give a round number, 1 to 4"),
+        ([WORKED, "--round", "2"],
+         "--round 2: this log has no harvest of round 2; it stops before the deal of round 2"),
+        ([THREE, "--to", "3", "--round", "1"], "--to and --round both name a position; give one of them"),
+    ],
+    ids=["missing", "directory", "to-0", "to-past-the-end", "to-not-a-number", "round-5", "round-not-played",
+         "to-and-round"],
+)
+def test_bad_input_is_one_line_and_exit_2(bkref, args: list, message: str) -> None:
+    result = bkref("replay", *args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == f"bkref: error: {message}\n"
+
+
+def test_a_file_that_is_not_a_log_is_one_line_naming_the_file(bkref, tmp_path: Path) -> None:
+    path = tmp_path / "notes.jsonl"
+    path.write_text("hello\n")
+    result = bkref("replay", path)
+    assert result.exit_code == 2
+    problem = bkref("validate", path).stdout.splitlines()[0]
+    assert problem.startswith(f"{path}:1: F1 line 1 is not JSON")
+    assert result.stderr == f"bkref: error: {problem}\n"
+
+
+def test_a_line_that_is_not_an_event_is_shown_with_the_next_event(bkref, tmp_path: Path) -> None:
+    lines = THREE.read_text().splitlines(keepends=True)
+    path = tmp_path / "broken.jsonl"
+    path.write_text("".join(lines[:10] + ['{"type":"pick","round":1\n'] + lines[10:]))
+    problem = bkref("validate", path).stdout.splitlines()[0]
+    assert problem.startswith(f"{path}:11: F1 ")
+    assert problem not in bkref("replay", path, "--to", "10").stdout
+    shown = bkref("replay", path, "--to", "11")
+    assert shown.exit_code == 2  # as validate: a line that is not an event
+    assert shown.stdout.startswith(f"{path}: event 11 of 118 (line 12)\n")
+    assert f"\n{problem}\n" in shown.stdout
+
+
+def test_a_missing_pick_closes_the_turn_at_the_next_pick_as_the_referee_does(bkref, tmp_path: Path) -> None:
+    lines = THREE.read_text().splitlines(keepends=True)
+    assert lines[3].startswith('{"type":"pick","round":1,"turn":1,"player":"bob"')
+    path = tmp_path / "gap.jsonl"
+    path.write_text("".join(lines[:3] + lines[4:]))  # bob's pick of turn 1 is missing
+    shown = bkref("replay", path, "--to", "6").stdout
+    assert shown.startswith(f"{path}: event 6 of 117 (line 6)\nround 1, turn 2 of 6: exploration\n"
+                            "turn 1 ends without every pick; the picks made are played\n"
+                            "  ann plays camp3: a building, into the supply\n"
+                            "  ann plays F8: claims a printed city\n"
+                            "  bob has no pick: the hand passes on unplayed\n"
+                            "  cid plays city2: a building, into the supply\n"
+                            "  cid plays A7: claims a sea\n"
+                            "ann picks for turn 2: keeps 2 cards, face down until every player has picked\n"
+                            f"{path}:6: T1 turn 1 of round 1 has no pick by bob")
+    assert board_square(shown, "F8") == "a#(1)" and board_square(shown, "A7") == "cS   "
+
+
+def test_a_game_event_the_referee_refuses_still_shows_the_empty_board(bkref, tmp_path: Path) -> None:
+    path = tmp_path / "five.jsonl"
+    path.write_text('{"type":"game","format":"bkref/1","players":["ann","bob","cid","dee","eve"]}\n')
+    result = bkref("replay", path)
+    assert result.exit_code == 1
+    assert result.stdout.startswith(
+        f"{path}: event 1 of 1 (line 1)\nbefore the game\n"
+        "a game for ann, bob, cid, dee and eve: illegal, skipped (the position does not change)\n"
+        f"{path}:1: S1 5 players; Bunny Kingdom is for 2 to 4\n"
+        "the log stops here, before the game event\n")
+    assert board_square(result.stdout, "A4") == " #(1)" and board_square(result.stdout, "J10") == " S   "
