@@ -209,7 +209,8 @@ class State:
 
     # -- playing cards (P1-P4) -------------------------------------------------------
 
-    def _play_card(self, player: str, card: str) -> None:
+    def play_card(self, player: str, card: str) -> None:
+        """Give ``card``'s effect to ``player`` as when it is played (P1-P4), without checking anything."""
         kind = CARDS[card].kind
         if kind == "territory":
             position = self.position
@@ -391,7 +392,7 @@ def _reveal(state: State) -> None:
         pick = state.picks[p]
         if pick is not None:  # an illegal pick plays nothing
             for card in pick.keep:
-                state._play_card(p, card)
+                state.play_card(p, card)
     rests = state.hands
     if _pass_direction(state.round) == "left":
         state.hands = {state.left_of(p): rest for p, rest in rests.items()}
@@ -467,7 +468,7 @@ def _on_draw(state: State, event: Draw, found: list[Violation]) -> None:
     state.deck_pos += 2
     state.pending.pop(0)
     for card in event.cards:
-        state._play_card(event.player, card)
+        state.play_card(event.player, card)
     _next_turn(state)
 
 

@@ -180,7 +180,7 @@ def test_a_territory_card_takes_an_opponents_camp_square() -> None:
     state = building(started(), "bob", "camp2")
     assert state.play(Build(round=1, player="bob", card="camp2", at=["E4"])) == []
     assert state.position.owner["E4"] == "bob" and state.position.building["E4"] == "camp2"
-    state._play_card("ann", "E4")
+    state.play_card("ann", "E4")
     assert state.position.owner["E4"] == "ann" and "E4" not in state.position.building
 
 
@@ -188,7 +188,7 @@ def test_own_camp_leaves_when_its_card_is_played_and_the_square_can_be_built() -
     state = building(started(), "ann", "camp1", "city1")
     state.play(Build(round=1, player="ann", card="camp1", at=["E4"]))
     assert rules(state.copy().play(Build(round=1, player="ann", card="city1", at=["E4"]))) == ["C3"]
-    state._play_card("ann", "E4")
+    state.play_card("ann", "E4")
     assert state.position.owner["E4"] == "ann" and not state.position.occupied("E4")
     assert state.play(Build(round=1, player="ann", card="city1", at=["E4"])) == []
 

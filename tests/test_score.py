@@ -12,7 +12,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from bkref.breakdown import Breakdown
 from bkref.schema import score_schema
-from bkref.scoreview import console
+from bkref.terminal import console
 from tests.conftest import REPLAYS, ROOT, SAMPLES, needs_shared
 
 TOP_REPLAYS = sorted(REPLAYS.glob("*.jsonl"))
@@ -65,6 +65,21 @@ def test_json_breakdown_of_replay(bkref, in_root, snapshot, path: Path) -> None:
     result = bkref("score", "--format", "json", relative(path))
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == snapshot(extension_class=JSONTextSnapshot)
+
+
+def test_scores_of_the_generated_games(bkref, snapshot) -> None:
+    """Each simulated game of replays/generated: harvests, parchments, totals and winners."""
+    scores = {}
+    for path in sorted((REPLAYS / "generated").glob("*.jsonl")):
+        final = score_json(bkref, path).final
+        assert final is not None
+        scores[path.name] = {
+            "players": {p: f"{'+'.join(map(str, s.harvests))} = {s.harvest} harvested, {s.parchment_total} from "
+                           f"parchments, {s.total} in all" for p, s in final.players.items()},
+            "winners": final.winners,
+        }
+    assert len(scores) >= 6
+    assert json.dumps(scores, indent=2) + "\n" == snapshot(extension_class=JSONTextSnapshot)
 
 
 def test_text_breakdown_of_one_player(bkref, in_root, snapshot) -> None:
