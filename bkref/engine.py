@@ -33,6 +33,7 @@ from bkref.fiefs import Fief, connected, harvest
 from bkref.position import Position
 
 ROUNDS = 4
+_KIND = {card.id: card.kind for card in CARDS.values()}
 HAND_SIZE = {2: 10, 3: 12, 4: 10}
 KEEP = {2: 1, 3: 2, 4: 2}
 
@@ -80,7 +81,7 @@ class State:
     """
 
     def __init__(self) -> None:
-        self.players: tuple[str, ...] = ()
+        self.players = ()
         self.rulings = Rulings()
         self.deck: list[str] | None = None
         self.deck_pos = 0
@@ -103,6 +104,19 @@ class State:
         self.board_fiefs: dict[str, list[Fief]] | None = None  # the fiefs of the board as it stands, if known
         self.copies: dict[str, dict[str, str | None]] = {}
         self.final: scoring.FinalScore | None = None
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players in seat order (S1)."""
+        return self._players
+
+    @players.setter
+    def players(self, players: tuple[str, ...]) -> None:
+        self._players = players
+        self.seats = n = len(players)
+        self.left = {p: players[(i + 1) % n] for i, p in enumerate(players)}  # each player's neighbours
+        self.right = {p: players[(i - 1) % n] for i, p in enumerate(players)}
+        self.turns_per_round = HAND_SIZE[n] // KEEP[n] if n in HAND_SIZE else 0
 
     # -- keeping states --------------------------------------------------------------
 
@@ -131,19 +145,13 @@ class State:
     def complete(self) -> bool:
         return self.phase == "over"
 
-    @property
-    def turns_per_round(self) -> int:
-        return HAND_SIZE[len(self.players)] // KEEP[len(self.players)]
-
     def left_of(self, player: str) -> str:
         """The player on ``player``'s left: the next seat clockwise (S1)."""
-        i = self.players.index(player)
-        return self.players[(i + 1) % len(self.players)]
+        return self.left[player]
 
     def right_of(self, player: str) -> str:
         """The player on ``player``'s right: the previous seat (S1)."""
-        i = self.players.index(player)
-        return self.players[(i - 1) % len(self.players)]
+        return self.right[player]
 
     def harvest_total(self, player: str) -> int:
         return sum(f.carrots for harvest in self.harvests for f in harvest.get(player, ()))
@@ -183,9 +191,10 @@ class State:
         if player not in self.players:
             raise Skip("F1", f"{field} {player!r} is not a player of this game ({', '.join(self.players)})")
 
-    def _expect_phase(self, phase: str, what: str) -> None:
+    def _expect_phase(self, phase: str, what: str, *args: object) -> None:
+        """T1 unless the game is in ``phase``; ``what % args`` names the event (formatted only then)."""
         if self.phase != phase:
-            raise Skip("T1", f"{what} comes {self.where()}")
+            raise Skip("T1", f"{what % args} comes {self.where()}")
 
     def _expect_round(self, rnd: int, what: str) -> None:
         if rnd != self.round:
@@ -211,10 +220,10 @@ class State:
 
     def play_card(self, player: str, card: str) -> None:
         """Give ``card``'s effect to ``player`` as when it is played (P1-P4), without checking anything."""
-        kind = CARDS[card].kind
+        kind = _KIND[card]
         if kind == "territory":
             position = self.position
-            if position.building.get(card, "").startswith("camp"):
+            if card in position.building and position.building[card].startswith("camp"):
                 del position.building[card]  # P1: a camp leaves, whoever's it was
             position.owner[card] = player
             self.board_fiefs = None
@@ -267,7 +276,7 @@ def _on_game(state: State, event: Game, found: list[Violation]) -> None:
 def _on_deal(state: State, event: Deal, found: list[Violation]) -> None:
     if event.round == state.round + 1 and state.phase in ("exploring", "building"):
         _close_round(state, found)
-    state._expect_phase("dealing", f"the deal of round {event.round}")
+    state._expect_phase("dealing", "the deal of round %d", event.round)
     if event.round != state.round + 1:
         raise Skip("T1", f"the deal is marked round {event.round}; round {state.round + 1} is due")
     n = len(state.players)
@@ -320,9 +329,10 @@ def _pass_direction(rnd: int) -> str:
 
 
 def _on_pick(state: State, event: Pick, found: list[Violation]) -> None:
-    state._expect_phase("exploring", f"a pick for round {event.round}, turn {event.turn}")
-    state._expect_round(event.round, "the pick")
-    state._player(event.player)
+    if state.phase != "exploring" or event.round != state.round or event.player not in state.left:
+        state._expect_phase("exploring", "a pick for round %d, turn %d", event.round, event.turn)
+        state._expect_round(event.round, "the pick")
+        state._player(event.player)
     p = event.player
     if state.turn < event.turn <= state.turns_per_round:
         while state.turn < event.turn:
@@ -332,14 +342,14 @@ def _on_pick(state: State, event: Pick, found: list[Violation]) -> None:
     if p in state.picks:
         raise Skip("T1", f"{p} picks a second time in turn {state.turn}")
     state.picks[p] = _legal_pick(state, event, found)
-    if len(state.picks) == len(state.players):
+    if len(state.picks) == state.seats:
         _reveal(state)
 
 
 def _hand_now(state: State, player: str) -> list[str]:
     """The hand ``player`` picks from this turn: with 2 players, plus the next reserve card (D3)."""
     hand = state.hands[player]
-    return hand + [state.reserves[player][state.turn - 1]] if len(state.players) == 2 else hand
+    return hand + [state.reserves[player][state.turn - 1]] if state.seats == 2 else hand
 
 
 def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | None:
@@ -348,7 +358,7 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
     Either way the player's hand becomes what they pass on: the rest after a legal pick,
     the whole hand after an illegal one.
     """
-    p, n = event.player, len(state.players)
+    p, n = event.player, state.seats
     hand = state.hands[p] = _hand_now(state, p)
     if n == 2:
         rule = "D3"
@@ -394,12 +404,9 @@ def _reveal(state: State) -> None:
             for card in pick.keep:
                 state.play_card(p, card)
     rests = state.hands
-    if _pass_direction(state.round) == "left":
-        state.hands = {state.left_of(p): rest for p, rest in rests.items()}
-        state.last_pass = {state.right_of(p): rest for p, rest in rests.items()}
-    else:
-        state.hands = {state.right_of(p): rest for p, rest in rests.items()}
-        state.last_pass = {state.left_of(p): rest for p, rest in rests.items()}
+    to, back = (state.left, state.right) if _pass_direction(state.round) == "left" else (state.right, state.left)
+    state.hands = {to[p]: rest for p, rest in rests.items()}
+    state.last_pass = {back[p]: rest for p, rest in rests.items()}
     _next_turn(state)
 
 
@@ -432,7 +439,7 @@ def _close_round(state: State, found: list[Violation]) -> None:
 
 def _next_turn(state: State) -> None:
     """Once a turn's picks and draws are all in, move to the next turn or to construction."""
-    if len(state.picks) < len(state.players) or state.pending:
+    if len(state.picks) < state.seats or state.pending:
         return
     if state.turn >= state.turns_per_round:
         state.phase = "building"
@@ -443,7 +450,7 @@ def _next_turn(state: State) -> None:
 
 
 def _on_draw(state: State, event: Draw, found: list[Violation]) -> None:
-    state._expect_phase("exploring", f"a draw for round {event.round}, turn {event.turn}")
+    state._expect_phase("exploring", "a draw for round %d, turn %d", event.round, event.turn)
     state._expect_round(event.round, "the draw")
     state._player(event.player)
     if event.turn != state.turn:
@@ -473,7 +480,7 @@ def _on_draw(state: State, event: Draw, found: list[Violation]) -> None:
 
 
 def _on_build(state: State, event: Build, found: list[Violation]) -> None:
-    state._expect_phase("building", f"{event.player}'s {event.card} build")
+    state._expect_phase("building", "%s's %s build", event.player, event.card)
     state._expect_round(event.round, "the build")
     state._player(event.player)
     p, card, at = event.player, CARDS[event.card], event.at
@@ -540,7 +547,7 @@ def _describe(position: Position, square: str) -> str:
 
 
 def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
-    state._expect_phase("building", f"the harvest of round {event.round}")
+    state._expect_phase("building", "the harvest of round %d", event.round)
     state._expect_round(event.round, "the harvest")
     for p in event.trading_posts:
         state._player(p, "trading_posts")

@@ -120,15 +120,18 @@ def connected(position: Position, player: str, a: str, b: str) -> bool:
     return False
 
 
+_STATIC = {name: (1 if name in _PRINTED else 0, _TERRAIN[name]) for name in SQUARES}
+"""Each square's printed strength and terrain resource."""
+
+
 def fief_of(squares: tuple[str, ...], position: Position) -> Fief:
     """Strength, resources and carrots (H3, H4) of one group of squares."""
     building, declared = position.building, position.declared
     strength = 0
     found = set()
     for sq in squares:
-        if sq in _PRINTED:
-            strength += 1
-        terrain = _TERRAIN[sq]
+        printed, terrain = _STATIC[sq]
+        strength += printed
         if terrain:
             found.add(terrain)
         on = building.get(sq)
@@ -137,7 +140,7 @@ def fief_of(squares: tuple[str, ...], position: Position) -> Fief:
             made = declared.get(sq) if on == "trading_post" else _MAKES.get(on)
             if made:
                 found.add(made)
-    resources = tuple(sorted(found, key=_RESOURCE_ORDER.__getitem__))
+    resources = tuple(sorted(found, key=_RESOURCE_ORDER.__getitem__)) if len(found) > 1 else tuple(found)
     return Fief(squares, strength, resources, strength * len(resources))
 
 

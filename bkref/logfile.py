@@ -156,21 +156,22 @@ def read_lines(lines: Iterable[bytes]) -> Iterator[Record | Problem]:
         if raw.endswith(b"\r\n") and not crlf_reported:
             crlf_reported = True
             yield Problem(number, None, "lines end with CRLF (Windows line ends); bkref/1 logs end lines with LF alone")
-        stripped = raw.strip()
-        if not stripped or stripped[0] == 35:  # blank, or a "#" comment: never decoded, but must be text
-            problem = _not_text(number, stripped) if stripped else None
-            if problem:
-                yield problem
-                return
-            continue
+        if raw[:1] != b"{":  # not the usual line: blank, a "#" comment (never decoded, but text), or a problem
+            raw = raw.strip()
+            if not raw or raw[0] == 35:
+                problem = _not_text(number, raw) if raw else None
+                if problem:
+                    yield problem
+                    return
+                continue
         try:
-            event = decode(stripped)
+            event = decode(raw)  # JSON allows the line end as trailing white space
         except msgspec.DecodeError as error:
-            problem = _not_text(number, stripped)
+            problem = _not_text(number, raw)
             if problem:
                 yield problem
                 return
-            kind = _type_of(stripped)
+            kind = _type_of(raw)
             yield Problem(number, kind, _explain(error, number, kind), fatal=not game_seen)
             if not game_seen:
                 return

@@ -64,9 +64,11 @@ def play(
             yield Diagnostic(name, item.line, item.event, "F1", item.message)
             continue
         last = item.line
-        kind = event_type(item.event)
         violations = state.play(item.event)
-        found = [Diagnostic(name, item.line, kind, v.rule, v.message) for v in violations] if violations else []
+        found = []
+        if violations:
+            kind = event_type(item.event)
+            found = [Diagnostic(name, item.line, kind, v.rule, v.message) for v in violations]
         yield Step(item.line, item.event, state.copy() if keep else state, found)
         if state.phase == "setup":
             return  # the game event is unusable (S1, F1): nothing after it can be checked
@@ -99,8 +101,6 @@ def check(path: Path, label: str | None = None, *, partial: bool = False, keep_s
         if not keep_state:
             report.state = None
     return report
-
-
 
 
 def log_paths(paths: list[Path]) -> Iterator[Path | Report]:

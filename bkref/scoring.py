@@ -98,13 +98,18 @@ class Holdings:
     production: Counter[str] = field(default_factory=Counter)
 
     @classmethod
-    def of(cls, position: Position, player: str, its_fiefs: list[Fief] | None = None) -> Holdings:
-        """The holdings of ``player``; ``its_fiefs`` when already known (``fiefs(position, player)``)."""
-        squares = position.controlled(player)
+    def of(cls, position: Position, player: str, its_fiefs: list[Fief] | None = None,
+           squares: list[str] | None = None) -> Holdings:
+        """The holdings of ``player``; ``its_fiefs`` and ``squares``, the squares the player
+        controls, when already known."""
+        squares = position.controlled(player) if squares is None else squares
         production: Counter[str] = Counter()
+        cities = 0
         for sq in squares:
-            production.update(produces(position, sq))
-        cities = sum(1 for sq in squares if city_strength(position, sq))
+            for resource in produces(position, sq):
+                production[resource] += 1
+            if city_strength(position, sq):
+                cities += 1
         found = fiefs(position, player) if its_fiefs is None else its_fiefs
         return cls(player, position, found, squares, cities, production)
 
@@ -260,7 +265,10 @@ class _Scorer:
         self.state = state
         self.rulings: Rulings = state.rulings
         known = final_fiefs or {}
-        self.holdings = {p: Holdings.of(state.position, p, known.get(p)) for p in state.players}
+        squares: dict[str, list[str]] = {p: [] for p in state.players}
+        for sq, who in state.position.owner.items():
+            squares[who].append(sq)
+        self.holdings = {p: Holdings.of(state.position, p, known.get(p), squares[p]) for p in state.players}
         self.owned: dict[str, list[_Owned]] = {}
         for p in state.players:
             row = []

@@ -1,0 +1,163 @@
+"""The speed benchmark: ``python -m tests.benchmark [--games N] [--repeat R]``.
+
+It makes a fixed, seeded set of games with ``bkref simulate`` (N games for each of 2,
+3 and 4 players, written to a temporary folder), then prints each figure beside its
+target (issue 6):
+
+- validate throughput in one process, in games/s and events/s (logs already on disk);
+- the same through ``bkref validate -j 2``'s code path, in two processes;
+- the time to only decode the same bytes with msgspec, and validate/decode;
+- the time for one replay step (play one event and draw the position);
+- the cold start of ``bkref validate`` on one small log, from process start;
+- peak memory of ``bkref validate`` on a folder of logs and on one four times larger.
+
+The figures are printed, never asserted: timings depend on the machine and its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+
+from bkref.events import Event
+from bkref.referee import check, check_paths
+from bkref.simulate import simulate, to_jsonl
+from bkref.stepper import load, show
+from bkref.terminal import console
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def make_games(folder: Path, games: int) -> dict[int, list[Path]]:
+    """``games`` logs per player count: seeds 0.., every fourth one greedy, the rest random."""
+    made: dict[int, list[Path]] = {}
+    for players in (2, 3, 4):
+        made[players] = []
+        for seed in range(games):
+            policy = "greedy" if seed % 4 == 3 else "random"
+            path = folder / f"{players}p-seed{seed}-{policy}.jsonl"
+            path.write_text(to_jsonl(simulate(players, seed, policy)))
+            made[players].append(path)
+    return made
+
+
+def best_of(runs: int, work: Callable[[], object]) -> float:
+    """The shortest of ``runs`` timings of ``work``, in seconds (the least disturbed run)."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def validate_all(paths: list[Path]) -> int:
+    events = 0
+    for path in paths:
+        report = check(path, keep_state=False)
+        assert report.status == 0, report.diagnostics[:1]
+        events += report.events
+    return events
+
+
+def decode_all(paths: list[Path]) -> None:
+    decode = msgspec.json.Decoder(Event).decode
+    for path in paths:
+        with path.open("rb") as handle:
+            for line in handle:
+                decode(line)
+
+
+def peak_memory_kb(command: list[str]) -> int:
+    """The peak resident memory of ``command``, in KiB."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(process.pid, 0)
+    return usage.ru_maxrss
+
+
+def line(name: str, figure: str, target: str = "", ok: bool | None = None) -> None:
+    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
+    print(f"{name:<44} {figure:>22}   {target}{mark}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40, help="games per player count (default 40)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs; the best is kept (default 5)")
+    args = parser.parse_args()
+    bkref = shutil.which("bkref", path=str(Path(sys.executable).parent)) or "bkref"
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        start = time.perf_counter()
+        games = make_games(folder, args.games)
+        print(f"{3 * args.games} games simulated in {time.perf_counter() - start:.1f} s "
+              f"(seeds 0-{args.games - 1} for 2, 3 and 4 players; every fourth greedy)\n")
+        four = games[4]
+        every = games[2] + games[3] + games[4]
+
+        seconds = best_of(args.repeat, lambda: validate_all(four))
+        events = validate_all(four)
+        per_game = seconds / len(four)
+        line("validate, 4 players, one process", f"{len(four) / seconds:,.0f} games/s", ">= 1,000 games/s",
+             len(four) / seconds >= 1000)
+        line("", f"{events / seconds:,.0f} events/s")
+        all_seconds = best_of(args.repeat, lambda: validate_all(every))
+        line("validate, 2-4 players, one process", f"{len(every) / all_seconds:,.0f} games/s")
+
+        batch = four * 10
+        parallel = best_of(max(1, args.repeat // 2), lambda: sum(r.events for r in check_paths(batch, jobs=2)))
+        line(f"validate -j 2, 4 players ({len(batch)} logs)", f"{len(batch) / parallel:,.0f} games/s")
+
+        decode = best_of(args.repeat, lambda: decode_all(four))
+        line("decode only (msgspec), 4 players", f"{decode / len(four) * 1e3:.3f} ms/game")
+        line("validate / decode", f"{seconds / decode:.1f} x", "<= 25 x", seconds / decode <= 25)
+        line("validate, 4 players", f"{per_game * 1e3:.3f} ms/game")
+
+        steps = load(four[0])
+        out = io.StringIO()
+        con = console(out)
+        step_times = []
+        for index in range(len(steps)):
+            begin = time.perf_counter()
+            show(con, steps, index, str(four[0]))
+            step_times.append(time.perf_counter() - begin)
+        slowest = max(step_times)
+        line("replay step (draw one position), mean", f"{statistics.mean(step_times) * 1e3:.1f} ms")
+        line("replay step, slowest", f"{slowest * 1e3:.1f} ms", "< 20 ms", slowest < 0.020)
+
+        small = ROOT / "replays" / "2p-ann-bob.jsonl"
+        starts = []
+        for _ in range(max(5, args.repeat * 2)):
+            begin = time.perf_counter()
+            subprocess.run([bkref, "validate", str(small)], capture_output=True, check=True)
+            starts.append(time.perf_counter() - begin)
+        cold = min(starts)
+        line("cold start: bkref validate one small log", f"{cold * 1e3:.0f} ms (median "
+             f"{statistics.median(starts) * 1e3:.0f})", "< 250 ms", cold < 0.250)
+
+        larger = folder / "x4"
+        larger.mkdir()
+        for i in range(4):
+            for path in every:
+                shutil.copy(path, larger / f"{i}-{path.name}")
+        few = peak_memory_kb([bkref, "validate", *map(str, every)])
+        many = peak_memory_kb([bkref, "validate", str(larger)])
+        line(f"peak memory, {len(every)} logs", f"{few / 1024:.1f} MiB")
+        line(f"peak memory, {4 * len(every)} logs", f"{many / 1024:.1f} MiB", "flat in the number of files",
+             many <= few * 1.1)
+
+
+if __name__ == "__main__":
+    main()
