@@ -333,7 +333,7 @@ def _hand(state: State, player: str) -> str:
 
 def players(state: State) -> Table:
     """Each player: squares controlled, hand, supply, parchments held, carrots harvested so far."""
-    table = table_of("", "player", "squares", "hand", "supply", "parchments", "harvests",
+    table = table_of("", "player", "squares", "hand", "supply", "parchments", "harvests", prose=("hand", "supply"),
                    numbers=("squares", "parchments", "harvests"))
     marks = tags(state.players)
     for i, p in enumerate(state.players):
@@ -345,7 +345,7 @@ def players(state: State) -> Table:
 
 def harvest(state: State) -> Table:
     """The latest harvest: each player's fiefs with strength, wealth and carrots (H2-H4)."""
-    table = table_of("player", "fief", "strength", "wealth", "carrots", numbers=("strength", "carrots"),
+    table = table_of("player", "fief", "strength", "wealth", "carrots", numbers=("strength", "carrots"), prose=("fief",),
                    title=f"harvest of round {len(state.harvests)}")
     for p in state.players:
         fiefs = state.harvests[-1][p]
@@ -361,20 +361,21 @@ def harvest(state: State) -> Table:
 
 
 def final_scores(state: State) -> Group:
-    """The final scores (E1-E9): harvests, each parchment with what it counted, totals, winners."""
+    """The final scores (E1-E9): per player the harvests, each parchment's points, the total.
+
+    What each parchment counted is ``bkref score``'s business; here one line per player
+    keeps the board in view.
+    """
     final = state.final
     assert final is not None
-    table = table_of("player", "harvests", "parchment", "points", "total", numbers=("points", "total"),
-                   title="final scores")
+    table = table_of("player", "harvests", "parchments", "total", numbers=("total",), prose=("parchments",),
+                     title="final scores (bkref score shows what each parchment counted)")
     for p in final.ranking:
         score = final.players[p]
-        name, harvests = p, f"{'+'.join(map(str, score.harvests))} = {score.harvest}"
-        for row in score.parchments:
-            card = f"{row.card} (copies {row.copied})" if row.copied else row.card
-            table.add_row(name, harvests, f"{card}: {row.counted}" if row.counted else card, str(row.points))
-            name = harvests = ""
-        table.add_row(name, harvests, "all parchments", str(score.parchment_total), str(score.total),
-                      end_section=True)
+        cards = ", ".join(f"{row.card}{f' ({row.copied})' if row.copied else ''} {row.points}"
+                          for row in score.parchments)
+        table.add_row(p, f"{'+'.join(map(str, score.harvests))} = {score.harvest}",
+                      f"{score.parchment_total}: {cards}" if cards else "0", str(score.total))
     best = final.players[final.winners[0]].total
     if len(final.winners) == 1:
         won = f"{final.winners[0]} wins with {best}"

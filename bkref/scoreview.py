@@ -40,7 +40,7 @@ def _header(b: Breakdown) -> Text:
 
 
 def _rulings(rulings: list[RulingUse]) -> Table:
-    table = table_of("Ruling", "Value", "Applied to", numbers=NUMBERS, title="Rulings")
+    table = table_of("Ruling", "Value", "Applied to", numbers=NUMBERS, prose=("Applied to",), title="Rulings")
     for r in rulings:
         value = f"{r.value} (default)" if r.default else r.value
         settled = ", ".join(f"{a.player}'s {a.card}" for a in r.applied_to) or "-"
@@ -50,6 +50,7 @@ def _rulings(rulings: list[RulingUse]) -> Table:
 
 def _round(r: RoundScore) -> Table:
     table = table_of("Player", "Fief", "Cities", "Strength", "Resources", "Wealth", "Carrots", numbers=NUMBERS,
+                     prose=("Fief", "Resources"),
                      title=f"Round {r.round} harvest (line {r.line})")
     for i, (player, h) in enumerate(r.players.items()):
         if i:
@@ -69,7 +70,7 @@ def _round(r: RoundScore) -> Table:
 
 
 def _parchments(player: str, s: PlayerScore) -> Table:
-    table = table_of("Parchment", "Copies", "Counted", "Rulings", "Carrots", numbers=NUMBERS,
+    table = table_of("Parchment", "Copies", "Counted", "Rulings", "Carrots", numbers=NUMBERS, prose=("Counted",),
                      title=f"{player}'s parchments")
     for row in s.parchments:
         table.add_row(row.card, row.copied or "", row.counted, " ".join(row.rulings), str(row.points))

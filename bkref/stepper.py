@@ -19,6 +19,7 @@ bkref.stepper.ReplayError: --round 2: this log has no harvest of round 2; it sto
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -63,6 +64,8 @@ def load(path: Path) -> list[Step]:
         raise ReplayError(unread[0].text() if unread else f"{path}: the log holds no event")
     if unread:
         steps[-1] = steps[-1]._replace(diagnostics=steps[-1].diagnostics + unread)
+    gc.collect()
+    gc.freeze()  # the states live as long as the replay: no collection need walk them again
     return steps
 
 
