@@ -11,7 +11,9 @@ target (issue 6):
 - the cold start of ``bkref validate`` on one small log, from process start;
 - peak memory of ``bkref validate`` on a folder of logs and on one four times larger.
 
-The figures are printed, never asserted: timings depend on the machine and its load.
+The timings run in a fresh process, as ``bkref validate`` would, each the best of
+``--repeat`` runs. The figures are printed, never asserted: they depend on the
+machine and its load.
 """
 
 from __future__ import annotations
@@ -91,72 +93,80 @@ def line(name: str, figure: str, target: str = "", ok: bool | None = None) -> No
     print(f"{name:<44} {figure:>22}   {target}{mark}")
 
 
+def measure(folder: Path, repeat: int) -> None:
+    """Time everything on the logs in ``folder`` (run in a fresh process, as bkref would be)."""
+    bkref = shutil.which("bkref", path=str(Path(sys.executable).parent)) or "bkref"
+    games = {n: sorted(folder.glob(f"{n}p-*.jsonl")) for n in (2, 3, 4)}
+    four = games[4]
+    every = games[2] + games[3] + games[4]
+
+    seconds = best_of(repeat, lambda: validate_all(four))
+    events = validate_all(four)
+    line("validate, 4 players, one process", f"{len(four) / seconds:,.0f} games/s", ">= 1,000 games/s",
+         len(four) / seconds >= 1000)
+    line("", f"{events / seconds:,.0f} events/s")
+    line("validate, 4 players", f"{seconds / len(four) * 1e3:.3f} ms/game")
+    all_seconds = best_of(repeat, lambda: validate_all(every))
+    line("validate, 2-4 players, one process", f"{len(every) / all_seconds:,.0f} games/s")
+
+    batch = four * 10
+    parallel = best_of(max(1, repeat // 2), lambda: sum(r.events for r in check_paths(batch, jobs=2)))
+    line(f"validate -j 2, 4 players ({len(batch)} logs)", f"{len(batch) / parallel:,.0f} games/s")
+
+    decode = best_of(repeat, lambda: decode_all(four))
+    line("decode only (msgspec), 4 players", f"{decode / len(four) * 1e3:.3f} ms/game")
+    line("validate / decode", f"{seconds / decode:.1f} x", "<= 25 x", seconds / decode <= 25)
+
+    steps = load(four[0])
+    con = console(io.StringIO())
+    step_times = []
+    for index in range(len(steps)):
+        begin = time.perf_counter()
+        show(con, steps, index, str(four[0]))
+        step_times.append(time.perf_counter() - begin)
+    slowest = max(step_times)
+    line("replay step (draw one position), mean", f"{statistics.mean(step_times) * 1e3:.1f} ms")
+    line("replay step, slowest", f"{slowest * 1e3:.1f} ms", "< 20 ms", slowest < 0.020)
+
+    small = ROOT / "replays" / "2p-ann-bob.jsonl"
+    starts = []
+    for _ in range(max(5, repeat * 2)):
+        begin = time.perf_counter()
+        subprocess.run([bkref, "validate", str(small)], capture_output=True, check=True)
+        starts.append(time.perf_counter() - begin)
+    cold = min(starts)
+    line("cold start: bkref validate one small log",
+         f"{cold * 1e3:.0f} ms (median {statistics.median(starts) * 1e3:.0f})", "< 250 ms", cold < 0.250)
+
+    larger = folder / "x4"
+    larger.mkdir()
+    for i in range(4):
+        for path in every:
+            shutil.copy(path, larger / f"{i}-{path.name}")
+    few = peak_memory_kb([bkref, "validate", *map(str, every)])
+    many = peak_memory_kb([bkref, "validate", str(larger)])
+    line(f"peak memory, {len(every)} logs", f"{few / 1024:.1f} MiB")
+    line(f"peak memory, {4 * len(every)} logs", f"{many / 1024:.1f} MiB", "flat in the number of files",
+         many <= few * 1.1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per player count (default 40)")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs; the best is kept (default 5)")
+    parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process's folder
     args = parser.parse_args()
-    bkref = shutil.which("bkref", path=str(Path(sys.executable).parent)) or "bkref"
-
+    if args.measure:
+        measure(args.measure, args.repeat)
+        return
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
         start = time.perf_counter()
-        games = make_games(folder, args.games)
+        make_games(Path(tmp), args.games)
         print(f"{3 * args.games} games simulated in {time.perf_counter() - start:.1f} s "
               f"(seeds 0-{args.games - 1} for 2, 3 and 4 players; every fourth greedy)\n")
-        four = games[4]
-        every = games[2] + games[3] + games[4]
-
-        seconds = best_of(args.repeat, lambda: validate_all(four))
-        events = validate_all(four)
-        per_game = seconds / len(four)
-        line("validate, 4 players, one process", f"{len(four) / seconds:,.0f} games/s", ">= 1,000 games/s",
-             len(four) / seconds >= 1000)
-        line("", f"{events / seconds:,.0f} events/s")
-        all_seconds = best_of(args.repeat, lambda: validate_all(every))
-        line("validate, 2-4 players, one process", f"{len(every) / all_seconds:,.0f} games/s")
-
-        batch = four * 10
-        parallel = best_of(max(1, args.repeat // 2), lambda: sum(r.events for r in check_paths(batch, jobs=2)))
-        line(f"validate -j 2, 4 players ({len(batch)} logs)", f"{len(batch) / parallel:,.0f} games/s")
-
-        decode = best_of(args.repeat, lambda: decode_all(four))
-        line("decode only (msgspec), 4 players", f"{decode / len(four) * 1e3:.3f} ms/game")
-        line("validate / decode", f"{seconds / decode:.1f} x", "<= 25 x", seconds / decode <= 25)
-        line("validate, 4 players", f"{per_game * 1e3:.3f} ms/game")
-
-        steps = load(four[0])
-        out = io.StringIO()
-        con = console(out)
-        step_times = []
-        for index in range(len(steps)):
-            begin = time.perf_counter()
-            show(con, steps, index, str(four[0]))
-            step_times.append(time.perf_counter() - begin)
-        slowest = max(step_times)
-        line("replay step (draw one position), mean", f"{statistics.mean(step_times) * 1e3:.1f} ms")
-        line("replay step, slowest", f"{slowest * 1e3:.1f} ms", "< 20 ms", slowest < 0.020)
-
-        small = ROOT / "replays" / "2p-ann-bob.jsonl"
-        starts = []
-        for _ in range(max(5, args.repeat * 2)):
-            begin = time.perf_counter()
-            subprocess.run([bkref, "validate", str(small)], capture_output=True, check=True)
-            starts.append(time.perf_counter() - begin)
-        cold = min(starts)
-        line("cold start: bkref validate one small log", f"{cold * 1e3:.0f} ms (median "
-             f"{statistics.median(starts) * 1e3:.0f})", "< 250 ms", cold < 0.250)
-
-        larger = folder / "x4"
-        larger.mkdir()
-        for i in range(4):
-            for path in every:
-                shutil.copy(path, larger / f"{i}-{path.name}")
-        few = peak_memory_kb([bkref, "validate", *map(str, every)])
-        many = peak_memory_kb([bkref, "validate", str(larger)])
-        line(f"peak memory, {len(every)} logs", f"{few / 1024:.1f} MiB")
-        line(f"peak memory, {4 * len(every)} logs", f"{many / 1024:.1f} MiB", "flat in the number of files",
-             many <= few * 1.1)
+        sys.stdout.flush()
+        subprocess.run([sys.executable, "-m", "tests.benchmark", "--measure", tmp, "--repeat", str(args.repeat)],
+                       cwd=ROOT, check=True)
 
 
 if __name__ == "__main__":
