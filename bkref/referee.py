@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from bkref.diagnostics import Diagnostic, exit_status
 from bkref.engine import State
-from bkref.events import Event, Game, event_type
+from bkref.events import Event, event_type
 from bkref.logfile import Problem, read_log
 
 
@@ -45,17 +45,10 @@ class Report:
         return exit_status(self.diagnostics)
 
 
-def play(
-    path: Path, label: str | None = None, *, keep: bool = False, partial: bool = False
-) -> Iterator[Step | Diagnostic]:
-    """Play the log at ``path`` event by event.
-
-    Yields a ``Step`` per event read (with a copy of the state when ``keep``, else the
-    live state) and a ``Diagnostic`` per F1 problem, and for a log that stops before
-    the game's end (T1) unless ``partial``.
-    """
-    name = label if label is not None else str(path)
-    state = State()
+def _played(path: Path, name: str, state: State, partial: bool) -> Iterator[tuple[int, Event, list[Diagnostic]]
+                                                                        | Diagnostic]:
+    """The core of ``play`` and ``check``: ``(line, event, diagnostics)`` per event played
+    on ``state``, and the F1 and end-of-log diagnostics."""
     last = 0
     unreadable = False
     for item in read_log(path):
@@ -69,12 +62,30 @@ def play(
         if violations:
             kind = event_type(item.event)
             found = [Diagnostic(name, item.line, kind, v.rule, v.message) for v in violations]
-        yield Step(item.line, item.event, state.copy() if keep else state, found)
+        yield item.line, item.event, found
         if state.phase == "setup":
             return  # the game event is unusable (S1, F1): nothing after it can be checked
     if not unreadable and not partial:
         for v in state.finish():
             yield Diagnostic(name, max(last, 1), None, v.rule, v.message)
+
+
+def play(
+    path: Path, label: str | None = None, *, keep: bool = False, partial: bool = False
+) -> Iterator[Step | Diagnostic]:
+    """Play the log at ``path`` event by event.
+
+    Yields a ``Step`` per event read (with a copy of the state when ``keep``, else the
+    live state) and a ``Diagnostic`` per F1 problem, and for a log that stops before
+    the game's end (T1) unless ``partial``.
+    """
+    state = State()
+    for item in _played(path, label if label is not None else str(path), state, partial):
+        if isinstance(item, Diagnostic):
+            yield item
+        else:
+            line, event, found = item
+            yield Step(line, event, state.copy() if keep else state, found)
 
 
 def check(path: Path, label: str | None = None, *, partial: bool = False, keep_state: bool = True) -> Report:
@@ -84,22 +95,25 @@ def check(path: Path, label: str | None = None, *, partial: bool = False, keep_s
     cheaply between processes).
     """
     report = Report(label if label is not None else str(path))
+    state = report.state = State()
+    diagnostics = report.diagnostics
+    events = 0
     try:
-        for item in play(path, report.path, partial=partial):
-            if isinstance(item, Step):
-                report.game_read = report.game_read or isinstance(item.event, Game)
-                report.events += 1
-                report.diagnostics.extend(item.diagnostics)
-                report.state = item.state
+        for item in _played(path, report.path, state, partial):
+            if type(item) is tuple:
+                events += 1
+                if item[2]:
+                    diagnostics.extend(item[2])
             else:
-                report.diagnostics.append(item)
+                diagnostics.append(item)  # type: ignore[arg-type]
     except OSError as error:
         reason = error.strerror or str(error)
-        report.diagnostics.append(Diagnostic(report.path, 0, None, "F1", f"cannot read the file: {reason}"))
-    if report.state is not None:
-        report.complete, report.where = report.state.complete, report.state.where()
-        if not keep_state:
-            report.state = None
+        diagnostics.append(Diagnostic(report.path, 0, None, "F1", f"cannot read the file: {reason}"))
+    report.events = events
+    report.game_read = events > 0  # the reader yields events only after a game event
+    report.complete, report.where = state.complete, state.where()
+    if not keep_state:
+        report.state = None
     return report
 
 
