@@ -35,7 +35,7 @@ Resource = Literal[BASIC_RESOURCES]  # type: ignore[valid-type]
 CopyCard = Literal["liberal", "socialist"]
 
 
-class Rulings(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, frozen=True):
+class Rulings(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, frozen=True, gc=False):
     """The rulings R1-R5 of RULES.md; each defaults to the value given there."""
 
     matriarch_tie: Literal["shared", "none"] = "shared"
@@ -45,8 +45,9 @@ class Rulings(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, fr
     colonist_counts: Literal["played", "placed"] = "played"
 
 
-class _Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
-    pass
+class _Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, omit_defaults=True, gc=False):
+    """The base of every event. Events hold only decoded JSON, which has no reference
+    cycles, so the garbage collector need not track them (``gc=False``)."""
 
 
 class Game(_Event, tag="game"):

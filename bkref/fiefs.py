@@ -29,8 +29,11 @@ _ORDER = {name: i for i, name in enumerate(SQUARES)}
 _RESOURCE_ORDER = {name: i for i, name in enumerate(BASIC_RESOURCES + LUXURY_RESOURCES)}
 
 
-class Fief(msgspec.Struct, frozen=True):
-    """One fief at a harvest: its squares in board order and what it yields."""
+class Fief(msgspec.Struct, frozen=True, gc=False):
+    """One fief at a harvest: its squares in board order and what it yields.
+
+    It holds only strings and numbers, so the garbage collector need not track it.
+    """
 
     squares: tuple[str, ...]
     strength: int
