@@ -78,23 +78,20 @@ def _groups(mine: set[str], towers: list[tuple[str, str]]) -> list[tuple[str, ..
         if a in mine and b in mine:
             links.setdefault(a, []).append(b)
             links.setdefault(b, []).append(a)
-    seen: set[str] = set()
+    remaining = set(mine)
     out = []
     for start in sorted(mine, key=_ORDER.__getitem__):
-        if start in seen:
+        if start not in remaining:
             continue
-        seen.add(start)
+        remaining.discard(start)
         group = [start]
         for sq in group:  # grows while it is walked: a breadth-first search
-            for other in ADJACENT[sq]:
-                if other in mine and other not in seen:
-                    seen.add(other)
+            for other in (*ADJACENT[sq], *links[sq]) if sq in links else ADJACENT[sq]:
+                if other in remaining:
+                    remaining.discard(other)
                     group.append(other)
-            for other in links.get(sq, ()):
-                if other not in seen:
-                    seen.add(other)
-                    group.append(other)
-        group.sort(key=_ORDER.__getitem__)
+        if len(group) > 1:
+            group.sort(key=_ORDER.__getitem__)
         out.append(tuple(group))
     return out
 
