@@ -16,6 +16,7 @@ strength x wealth golden carrots.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -142,6 +143,34 @@ def fief_of(squares: tuple[str, ...], position: Position) -> Fief:
                 found.add(made)
     resources = tuple(sorted(found, key=_RESOURCE_ORDER.__getitem__)) if len(found) > 1 else tuple(found)
     return Fief(squares, strength, resources, strength * len(resources))
+
+
+def tally(position: Position, squares: list[str]) -> tuple[Counter[str], int]:
+    """What ``squares`` produce, unit by unit (E2), and how many hold a city (E3).
+
+    >>> from bkref.position import Position
+    >>> p = Position.empty()
+    >>> p.building.update({"A1": "farm_mushroom", "A2": "city2"})
+    >>> tally(p, ["A1", "A2", "A4"])
+    (Counter({'wood': 2, 'mushroom': 1}), 2)
+    """
+    building, declared = position.building, position.declared
+    production: Counter[str] = Counter()
+    cities = 0
+    for sq in squares:
+        printed, terrain = _STATIC[sq]
+        if terrain:
+            production[terrain] += 1
+        on = building.get(sq)
+        if on:
+            if on in _STRENGTH:
+                cities += 1
+            made = declared.get(sq) if on == "trading_post" else _MAKES.get(on)
+            if made:
+                production[made] += 1
+        elif printed:
+            cities += 1
+    return production, cities
 
 
 def fiefs(position: Position, player: str) -> list[Fief]:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 import msgspec
 
 from bkref.catalog import BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES
-from bkref.fiefs import Fief, city_strength, fiefs, produces
+from bkref.fiefs import Fief, city_strength, fiefs, produces, tally
 from bkref.position import Position
 
 if TYPE_CHECKING:
@@ -103,13 +103,7 @@ class Holdings:
         """The holdings of ``player``; ``its_fiefs`` and ``squares``, the squares the player
         controls, when already known."""
         squares = position.controlled(player) if squares is None else squares
-        production: Counter[str] = Counter()
-        cities = 0
-        for sq in squares:
-            for resource in produces(position, sq):
-                production[resource] += 1
-            if city_strength(position, sq):
-                cities += 1
+        production, cities = tally(position, squares)
         found = fiefs(position, player) if its_fiefs is None else its_fiefs
         return cls(player, position, found, squares, cities, production)
 
