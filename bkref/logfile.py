@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
 from typing import NamedTuple
 
 import msgspec
@@ -186,9 +185,3 @@ def read_lines(lines: Iterable[bytes]) -> Iterator[Record | Problem]:
         yield Record(number, event)
     if not game_seen:
         yield Problem(1, None, "the log holds no event: it needs at least a game event", fatal=True)
-
-
-def read_log(path: Path) -> Iterator[Record | Problem]:
-    """Stream the records and problems of the log at ``path`` (opened in binary)."""
-    with path.open("rb") as handle:
-        yield from read_lines(handle)

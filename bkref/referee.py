@@ -16,7 +16,7 @@ from typing import NamedTuple
 from bkref.diagnostics import Diagnostic, exit_status
 from bkref.engine import State
 from bkref.events import Event, event_type
-from bkref.logfile import Problem, read_log
+from bkref.logfile import Problem, read_lines
 
 
 class Step(NamedTuple):
@@ -51,20 +51,21 @@ def _played(path: Path, name: str, state: State, partial: bool) -> Iterator[tupl
     on ``state``, and the F1 and end-of-log diagnostics."""
     last = 0
     unreadable = False
-    for item in read_log(path):
-        if isinstance(item, Problem):
-            unreadable = True
-            yield Diagnostic(name, item.line, item.event, "F1", item.message)
-            continue
-        last = item.line
-        violations = state.play(item.event)
-        found = []
-        if violations:
-            kind = event_type(item.event)
-            found = [Diagnostic(name, item.line, kind, v.rule, v.message) for v in violations]
-        yield item.line, item.event, found
-        if state.phase == "setup":
-            return  # the game event is unusable (S1, F1): nothing after it can be checked
+    with path.open("rb") as lines:  # read as it is checked, line by line
+        for item in read_lines(lines):
+            if isinstance(item, Problem):
+                unreadable = True
+                yield Diagnostic(name, item.line, item.event, "F1", item.message)
+                continue
+            last = item.line
+            violations = state.play(item.event)
+            found = []
+            if violations:
+                kind = event_type(item.event)
+                found = [Diagnostic(name, item.line, kind, v.rule, v.message) for v in violations]
+            yield item.line, item.event, found
+            if state.phase == "setup":
+                return  # the game event is unusable (S1, F1): nothing after it can be checked
     if not unreadable and not partial:
         for v in state.finish():
             yield Diagnostic(name, max(last, 1), None, v.rule, v.message)
