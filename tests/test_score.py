@@ -82,6 +82,29 @@ def test_scores_of_the_generated_games(bkref, snapshot) -> None:
     assert json.dumps(scores, indent=2) + "\n" == snapshot(extension_class=JSONTextSnapshot)
 
 
+def test_illegal_replays_are_scored_with_validates_diagnostics(bkref, snapshot) -> None:
+    """Each log of replays/illegal: the same problems as validate, and what it scores.
+
+    score reads any log as possibly cut off after a round, as ``validate --partial`` does.
+    """
+    scores = {}
+    for path in sorted((REPLAYS / "illegal").glob("*.jsonl")):
+        validated = bkref("validate", "--partial", "--format", "json", path)
+        result = bkref("score", "--format", "json", path)
+        assert result.exit_code == validated.exit_code
+        if not result.stdout:  # unreadable (exit 2), or no usable game event: nothing to score
+            assert "nothing to score" in result.stderr
+            scores[path.name] = "not scored"
+            continue
+        scored = msgspec.json.decode(result.stdout, type=Breakdown, strict=True)
+        assert scored.legal == (validated.exit_code == 0)
+        assert msgspec.to_builtins(scored.diagnostics) == json.loads(validated.stdout)
+        final = scored.final
+        scores[path.name] = ({p: s.total for p, s in final.players.items()} if final
+                             else f"no final score: the log stops {scored.stops}")
+    assert json.dumps(scores, indent=2) + "\n" == snapshot(extension_class=JSONTextSnapshot)
+
+
 def test_text_breakdown_of_one_player(bkref, in_root, snapshot) -> None:
     result = bkref("score", "--player", "cid", relative(FULL_GAME))
     assert result.exit_code == 0
