@@ -51,6 +51,9 @@ def validate(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, help="Check the logs in this many processes; same output.")
     ] = 1,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No summary line for legal logs (text format).")
+    ] = False,
 ) -> None:
     """Check game logs against the rules; print one line per problem.
 
@@ -60,7 +63,7 @@ def validate(
     from bkref.referee import check_paths
     from bkref.report import OUTPUTS, Totals
 
-    printer = OUTPUTS[output.value](sys.stdout, sys.stderr)
+    printer = OUTPUTS[output.value](sys.stdout, sys.stderr, quiet=quiet)
     totals = Totals()
     for report in check_paths(paths, partial=partial, jobs=jobs):
         printer.file(report)

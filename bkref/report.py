@@ -63,8 +63,8 @@ class Totals:
 class Output:
     """Receives each file's report in input order, then the totals."""
 
-    def __init__(self, out: TextIO, err: TextIO) -> None:
-        self.out, self.err = out, err
+    def __init__(self, out: TextIO, err: TextIO, *, quiet: bool = False) -> None:
+        self.out, self.err, self.quiet = out, err, quiet
 
     def file(self, report: Report) -> None:
         raise NotImplementedError
@@ -74,13 +74,15 @@ class Output:
 
 
 class TextOutput(Output):
-    """One line per problem on stdout, like a compiler; summaries on stderr."""
+    """One line per problem on stdout, like a compiler; summaries on stderr (with ``quiet``,
+    none for legal logs)."""
 
     def file(self, report: Report) -> None:
         for d in report.diagnostics:
             self.out.write(d.text() + "\n")
         self.out.flush()
-        self.err.write(summary(report) + "\n")
+        if report.diagnostics or not self.quiet:
+            self.err.write(summary(report) + "\n")
 
     def finish(self, totals: Totals) -> None:
         if totals.files > 1:
@@ -110,8 +112,8 @@ class GithubOutput(Output):
 
 
 class _Collecting(Output):
-    def __init__(self, out: TextIO, err: TextIO) -> None:
-        super().__init__(out, err)
+    def __init__(self, out: TextIO, err: TextIO, *, quiet: bool = False) -> None:
+        super().__init__(out, err, quiet=quiet)
         self.diagnostics: list[Diagnostic] = []
 
     def file(self, report: Report) -> None:

@@ -97,3 +97,11 @@ def test_parallel_validation_prints_the_same_in_input_order(bkref) -> None:
         two = bkref("validate", "--format", output, "-j", "2", *paths)
         assert (two.exit_code, two.stdout, two.stderr) == (one.exit_code, one.stdout, one.stderr)
     assert bkref("validate", "-j", "0", *paths).exit_code == 2
+
+
+def test_quiet_leaves_out_the_summaries_of_legal_logs_only(bkref) -> None:
+    paths = [REPLAYS / "2p-ann-bob.jsonl", ILLEGAL[0], REPLAYS / "3p-ann-bob-cid.jsonl"]
+    loud, quiet = bkref("validate", *paths), bkref("validate", "-q", *paths)
+    assert quiet.stdout == loud.stdout and quiet.exit_code == loud.exit_code == 1
+    assert quiet.stderr.splitlines() == [line for line in loud.stderr.splitlines() if ": legal (" not in line]
+    assert quiet.stderr.splitlines()[-1] == "3 files: 3 games, 2 legal, 1 illegal, 0 unreadable"
