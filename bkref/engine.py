@@ -6,11 +6,15 @@ pure form, which leaves ``state`` untouched and returns the next state. Replay a
 stepping back keep the states. There is no I/O here: reading logs is ``bkref.logfile``.
 
 An illegal event is reported and skipped, so that one run lists every problem: its
-effects are not applied. Two kinds of event are still applied after a report, because
-what they record did happen at the table and skipping them would only bury the real
-problem under consequences: a deal or draw whose cards are not the deck's next ones
-(D1, P3) or exceed a card's copies (S4); and a pick whose cards break D2/D3/D5, which
-still counts as that player's pick of the turn (none of its cards is played).
+effects are not applied. Some events are still applied after a report, because what
+they record did happen at the table and skipping them would only bury the real problem
+under consequences: a deal or draw whose cards are not the deck's next ones (D1, P3) or
+exceed a card's copies (S4); a pick whose cards break D2/D3/D5, which still counts as
+that player's pick of the turn (none of its cards is played); a harvest with a wrong
+trading post declaration (H1: an undeclared post produces nothing); an end with a
+wrong copy choice (E7: that card copies nothing). And when a log moves on to a later
+turn or round while events of the current one are missing (a pick, a draw, a harvest),
+the gap is reported once (T1) and closed, and the log is followed from there.
 
 >>> from bkref.events import Game, Deal
 >>> state = State()
@@ -259,8 +263,8 @@ def _on_game(state: State, event: Game, found: list[Violation]) -> None:
     if event.deck is not None:
         counts = Counter(event.deck)
         wrong = [
-            f"{c} x{counts[c]} (the game has {CARDS[c].copies})" if c in CARDS else f"{c} (not a card)"
-            for c in sorted(set(CARDS) | set(counts))
+            f"{c} x{counts[c]} (the game has {CARDS[c].copies})"
+            for c in sorted(CARDS)  # the deck's ids are cards: the decoder checked them
             if counts[c] != CARDS[c].copies
         ]
         if wrong:
@@ -382,10 +386,13 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
     if rest is not None:
         state.hands[p] = rest
         return event
-    missing = [c for c in chosen if c not in hand] or chosen
-    card = missing[0]
+    card = next(c for c in chosen if chosen.count(c) > hand.count(c))
     verb = "keeps" if card in event.keep else "discards"
     where = "hand (with the reserve card)" if n == 2 else "hand"
+    if card in hand:  # named more often than the hand holds it
+        found.append(Violation(rule, f"{p} picks {card} {chosen.count(card)} times, but {p}'s {where} holds "
+                               f"only {hand.count(card)}: {_cards(hand)}"))
+        return None
     wrong_way = state.last_pass.get(p)
     if wrong_way is not None and card in wrong_way:
         direction = _pass_direction(state.round)

@@ -101,6 +101,14 @@ def test_three_players_keep_two_and_pass_left_in_round_one() -> None:
     assert state.hands["ann"] == [c for c in hands["cid"] if c not in ("C1", "C2")]
 
 
+def test_a_card_picked_more_often_than_the_hand_holds_it() -> None:
+    state = started()
+    state.play(Deal(round=1, hands={p: hand("city1", size=12) for p in ("ann", "bob", "cid")}))
+    found = state.play(Pick(round=1, turn=1, player="ann", keep=["city1", "city1"]))
+    assert rules(found) == ["D2"]
+    assert found[0].message.startswith("ann picks city1 2 times, but ann's hand holds only 1: city1, ")
+
+
 def test_round_two_passes_right_and_a_wrong_way_pick_is_d5() -> None:
     state = started()
     state.phase, state.round, state.turn = "exploring", 2, 1
