@@ -26,11 +26,11 @@ from typing import Literal
 
 import msgspec
 
-from bkref.catalog import BASIC_RESOURCES, LUXURY_RESOURCES, SQUARES
+from bkref.catalog import BASIC_RESOURCES, BOARD_ORDER, LUXURY_RESOURCES
 from bkref.diagnostics import Diagnostic
 from bkref.engine import State
 from bkref.events import End, Resource, Round, Rulings, SquareId
-from bkref.fiefs import Fief, city_strength
+from bkref.fiefs import Fief, tally
 from bkref.referee import play
 from bkref.scoring import RULING_IDS, FinalScore, PlayerScore
 
@@ -38,7 +38,6 @@ SCORE_FORMAT = "bkref-score/1"
 AnyResource = Literal[BASIC_RESOURCES + LUXURY_RESOURCES]  # type: ignore[valid-type]
 RulingId = Literal[tuple(RULING_IDS.values())]  # type: ignore[valid-type]
 RulingName = Literal[tuple(RULING_IDS)]  # type: ignore[valid-type]
-_BOARD_ORDER = {sq: i for i, sq in enumerate(SQUARES)}
 
 
 class FiefScore(msgspec.Struct):
@@ -141,7 +140,7 @@ class Breakdown(msgspec.Struct):
 
 
 def _fief(fief: Fief, state: State) -> FiefScore:
-    cities = sum(1 for sq in fief.squares if city_strength(state.position, sq))
+    cities = tally(state.position, fief.squares)[1]
     return FiefScore(list(fief.squares), cities, fief.strength, list(fief.resources), fief.wealth, fief.carrots)
 
 
@@ -157,7 +156,7 @@ def _round(line: int, state: State, running: Counter[str]) -> RoundScore:
         fiefs = state.harvests[-1][p]
         carrots = sum(f.carrots for f in fiefs)
         running[p] += carrots
-        posts = {sq: position.declared[sq] for sq in sorted(position.declared, key=_BOARD_ORDER.__getitem__)
+        posts = {sq: position.declared[sq] for sq in sorted(position.declared, key=BOARD_ORDER.__getitem__)
                  if position.owner.get(sq) == p}
         players[p] = HarvestScore([_fief(f, state) for f in fiefs], posts, carrots, running[p])
     return RoundScore(len(state.harvests), line, players)

@@ -22,6 +22,8 @@ from typing import Final
 ROWS: Final = "ABCDEFGHIJ"
 COLUMNS: Final = range(1, 11)
 SQUARES: Final[tuple[str, ...]] = tuple(f"{r}{c}" for r in ROWS for c in COLUMNS)
+BOARD_ORDER: Final = {name: i for i, name in enumerate(SQUARES)}
+"""Each square's place in reading order, A1 first: squares are listed in this order."""
 CORNERS: Final = frozenset({"A1", "A10", "J1", "J10"})
 
 BASIC_RESOURCES: Final = ("wood", "fish", "carrot")

@@ -35,6 +35,7 @@ from bkref.catalog import BOARD, CARDS, COPY_CARDS, DECK_SIZE
 from bkref.events import FORMAT, Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
 from bkref.fiefs import Fief, connected, harvest
 from bkref.position import Position
+from bkref.words import count
 
 ROUNDS = 4
 _KIND = {card.id: card.kind for card in CARDS.values()}
@@ -59,11 +60,6 @@ class Skip(Exception):
 
 def _cards(ids: list[str]) -> str:
     return ", ".join(ids) if ids else "nothing"
-
-
-def _count(n: int, noun: str) -> str:
-    """``_count(1, "card")`` is "1 card", ``_count(2, "card")`` "2 cards"."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _take(hand: list[str], cards: list[str]) -> list[str] | None:
@@ -156,6 +152,11 @@ class State:
     def right_of(self, player: str) -> str:
         """The player on ``player``'s right: the previous seat (S1)."""
         return self.right[player]
+
+    def hand_now(self, player: str) -> list[str]:
+        """The hand ``player`` picks from this turn: with 2 players, plus the next reserve card (D3)."""
+        hand = self.hands[player]
+        return hand + [self.reserves[player][self.turn - 1]] if self.seats == 2 else hand
 
     def harvest_total(self, player: str) -> int:
         return sum(f.carrots for harvest in self.harvests for f in harvest.get(player, ()))
@@ -350,12 +351,6 @@ def _on_pick(state: State, event: Pick, found: list[Violation]) -> None:
         _reveal(state)
 
 
-def _hand_now(state: State, player: str) -> list[str]:
-    """The hand ``player`` picks from this turn: with 2 players, plus the next reserve card (D3)."""
-    hand = state.hands[player]
-    return hand + [state.reserves[player][state.turn - 1]] if state.seats == 2 else hand
-
-
 def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | None:
     """The pick if its cards are legal; otherwise report it and return None (D2, D3, D5).
 
@@ -363,12 +358,12 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
     the whole hand after an illegal one.
     """
     p, n = event.player, state.seats
-    hand = state.hands[p] = _hand_now(state, p)
+    hand = state.hands[p] = state.hand_now(p)
     if n == 2:
         rule = "D3"
         discard = event.discard or []
         if len(event.keep) != 1 or len(discard) != 1:
-            found.append(Violation(rule, f"{p} keeps {_count(len(event.keep), 'card')} and discards "
+            found.append(Violation(rule, f"{p} keeps {count(len(event.keep), 'card')} and discards "
                                    f"{len(discard)}; with 2 players each turn keeps 1 card and discards 1"))
             return None
         chosen = event.keep + discard
@@ -378,7 +373,7 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
             found.append(Violation(rule, f"{p} discards {_cards(event.discard)}; only 2-player games discard"))
             return None
         if len(event.keep) != 2:
-            found.append(Violation(rule, f"{p} keeps {_count(len(event.keep), 'card')}; with {n} players each "
+            found.append(Violation(rule, f"{p} keeps {count(len(event.keep), 'card')}; with {n} players each "
                                    "turn keeps exactly 2"))
             return None
         chosen = event.keep
@@ -425,7 +420,7 @@ def _close_turn(state: State, found: list[Violation]) -> None:
         found.append(Violation("T1", f"{where} has no pick by {', '.join(missing)}; that hand passes on unplayed"))
         for p in missing:
             state.picks[p] = None
-            state.hands[p] = _hand_now(state, p)
+            state.hands[p] = state.hand_now(p)
         _reveal(state)
     if state.pending:
         never = ", ".join(f"{who}'s (turn {turn})" for who, turn in state.pending)

@@ -17,16 +17,16 @@ strength x wealth golden carrots.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import msgspec
 
-from bkref.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, LUXURY_RESOURCES, SQUARES
+from bkref.catalog import ADJACENT, BASIC_RESOURCES, BOARD, BOARD_ORDER, CARDS, LUXURY_RESOURCES, SQUARES
 
 if TYPE_CHECKING:
     from bkref.position import Position
 
-_ORDER = {name: i for i, name in enumerate(SQUARES)}
 _RESOURCE_ORDER = {name: i for i, name in enumerate(BASIC_RESOURCES + LUXURY_RESOURCES)}
 
 
@@ -81,7 +81,7 @@ def _groups(mine: set[str], towers: list[tuple[str, str]]) -> list[tuple[str, ..
             links.setdefault(b, []).append(a)
     remaining = set(mine)
     out = []
-    for start in sorted(mine, key=_ORDER.__getitem__):
+    for start in sorted(mine, key=BOARD_ORDER.__getitem__):
         if start not in remaining:
             continue
         remaining.discard(start)
@@ -92,7 +92,7 @@ def _groups(mine: set[str], towers: list[tuple[str, str]]) -> list[tuple[str, ..
                     remaining.discard(other)
                     group.append(other)
         if len(group) > 1:
-            group.sort(key=_ORDER.__getitem__)
+            group.sort(key=BOARD_ORDER.__getitem__)
         out.append(tuple(group))
     return out
 
@@ -145,7 +145,7 @@ def fief_of(squares: tuple[str, ...], position: Position) -> Fief:
     return Fief(squares, strength, resources, strength * len(resources))
 
 
-def tally(position: Position, squares: list[str]) -> tuple[Counter[str], int]:
+def tally(position: Position, squares: Iterable[str]) -> tuple[Counter[str], int]:
     """What ``squares`` produce, unit by unit (E2), and how many hold a city (E3).
 
     >>> from bkref.position import Position

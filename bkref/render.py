@@ -31,6 +31,7 @@ from bkref.events import Build, Deal, Draw, Event, Game, Harvest, Pick
 from bkref.position import Position
 from bkref.referee import Step
 from bkref.terminal import table as table_of
+from bkref.words import count
 
 PLAYER_STYLES = ("black on #e69f00", "black on #56b4e9", "black on #d883d8", "black on #8fd14f")
 """Seat colours (orange, sky blue, orchid, green): black letters on a light background, so they
@@ -175,11 +176,6 @@ def _and(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _count(n: int, noun: str) -> str:
-    """``1 square``, ``2 squares``."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
 def _claims(position: Position, player: str, square: str) -> str:
     """What playing territory ``square`` does (P1), a camp on it included."""
     words = f"claims {_A_TERRAIN[BOARD[square].terrain]}"
@@ -276,9 +272,13 @@ def describe(step: Step, before: State) -> list[str]:
     if isinstance(event, Game):
         return [f"a game for {_and(event.players)}, in seat order"]
     if isinstance(event, Deal):
+        closed = [f"round {before.round} ends without its harvest event: it is harvested with no trading post "
+                  "declared"] if len(after.harvests) > len(before.harvests) else []
+        if after.round != event.round:  # the round was closed, then the deal itself refused
+            return closed + [f"the deal of round {event.round}: illegal, skipped"]
         first = after.players[0]
         reserve = f", and {len(after.reserves[first])} to each reserve" if after.reserves else ""
-        return [f"the deal of round {event.round}: {len(after.hands[first])} cards to each hand{reserve}"]
+        return closed + [f"the deal of round {event.round}: {len(after.hands[first])} cards to each hand{reserve}"]
     if isinstance(event, Pick):
         return _pick_lines(step, before)
     if isinstance(event, Draw):
@@ -289,8 +289,9 @@ def describe(step: Step, before: State) -> list[str]:
     if isinstance(event, Harvest):
         carrots = ", ".join(f"{p} {sum(f.carrots for f in after.harvests[-1][p])}" for p in after.players)
         lines = [f"the harvest of round {event.round}: {carrots} carrots"]
-        for p, posts in event.trading_posts.items():
-            lines += [f"  {p}'s trading post on {sq} makes {resource}" for sq, resource in posts.items()]
+        declared = after.position.declared  # as the referee took them: a wrong declaration is ignored (H1)
+        lines += [f"  {after.position.owner[sq]}'s trading post on {sq} makes {resource}"
+                  for sq, resource in declared.items()]
         return lines
     lines = ["the end of the game: every parchment is revealed and scored"]
     for p, chosen in sorted(after.copies.items(), key=lambda item: after.players.index(item[0])):
@@ -351,7 +352,7 @@ def harvest(state: State) -> Table:
         fiefs = state.harvests[-1][p]
         for fief in fiefs:
             if fief.carrots:
-                table.add_row(p, f"{fief.squares[0]} ({_count(len(fief.squares), 'square')})", str(fief.strength),
+                table.add_row(p, f"{fief.squares[0]} ({count(len(fief.squares), 'square')})", str(fief.strength),
                               f"{fief.wealth} ({', '.join(fief.resources)})", str(fief.carrots))
         idle = [f.squares[0] for f in fiefs if not f.carrots]
         if idle:
@@ -405,7 +406,7 @@ def position(steps: Sequence[Step], index: int, label: str) -> Group:
     earlier = [d.line for s in steps[:index] for d in s.diagnostics]
     if earlier:
         where = sorted(set(earlier))
-        parts.append(Text(f"{_count(len(earlier), 'earlier problem')} in this log, on "
+        parts.append(Text(f"{count(len(earlier), 'earlier problem')} in this log, on "
                           f"{'line' if len(where) == 1 else 'lines'} {_and([str(n) for n in where])}"))
     if index == len(steps) - 1 and not state.complete:
         parts.append(Text(f"the log stops here, {state.where()}"))

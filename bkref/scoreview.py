@@ -20,7 +20,6 @@ from bkref.scoring import PlayerScore
 from bkref.terminal import console, emit
 from bkref.terminal import table as table_of
 
-"""The width of the text when it is not printed on a terminal."""
 NUMBERS = frozenset({"Cities", "Strength", "Wealth", "Carrots", "Rank", "Harvests", "Parchments", "Total"})
 """The columns that hold numbers, right-aligned."""
 
@@ -114,10 +113,11 @@ class ScoreError(Exception):
 def run(path: Path, *, as_json: bool, player: str | None, no_color: bool, out: TextIO, err: TextIO) -> int:
     """``bkref score``: print the breakdown of the log at ``path``; return the exit status.
 
-    An illegal log is scored as ``validate`` plays it (illegal events skipped): its
-    problems go to ``err`` one per line (text) or into the JSON, and the status is 1. An
-    unreadable log (F1, status 2) or one without a usable game event (status 1) is not
-    scored: its problems go to ``err``, then a line saying there is nothing to score.
+    A log is scored as ``validate`` plays it (illegal events and unreadable lines
+    skipped): its problems go to ``err`` one per line (text) or into the JSON, and the
+    status is ``validate``'s (1 illegal, 2 a line that is not an event). A log without a
+    usable game event is not scored: its problems go to ``err``, then a line saying
+    there is nothing to score.
     Raises ``ScoreError`` for a missing file or an unknown player.
     """
     if not path.is_file():
@@ -127,7 +127,7 @@ def run(path: Path, *, as_json: bool, player: str | None, no_color: bool, out: T
     except OSError as error:
         raise ScoreError(f"{path}: cannot read the file: {error.strerror or error}") from None
     status = exit_status(result.diagnostics)
-    if status == EXIT_UNREADABLE or not result.players:
+    if not result.players:
         err.writelines(d.text() + "\n" for d in result.diagnostics)
         why = "the log is unreadable" if status == EXIT_UNREADABLE else "it has no usable game event"
         err.write(f"{path}: nothing to score: {why}\n")

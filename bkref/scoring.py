@@ -27,6 +27,7 @@ import msgspec
 
 from bkref.catalog import BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES
 from bkref.fiefs import Fief, city_strength, fiefs, produces, tally
+from bkref.words import count
 from bkref.position import Position
 
 if TYPE_CHECKING:
@@ -145,17 +146,12 @@ def resolve_copy(players: tuple[str, ...], copies: dict[str, dict[str, str | Non
 # -- the missions ---------------------------------------------------------------------
 # Each takes the player's holdings and returns (points, what was counted).
 
-def _count(n: int, one: str, many: str) -> str:
-    """``n`` things, in words: "1 corner", "2 corners"."""
-    return f"{n} {one if n == 1 else many}"
-
-
 def _per(unit: int, n: int, one: str, many: str) -> tuple[int, str]:
-    return unit * n, _count(n, one, many)
+    return unit * n, count(n, one, many)
 
 
 def _threshold(points: int, n: int, least: int, one: str, many: str) -> tuple[int, str]:
-    return (points if n >= least else 0), f"{_count(n, one, many)}, needs {least}"
+    return (points if n >= least else 0), f"{count(n, one, many)}, needs {least}"
 
 
 _PLURAL = {"wood": "wood", "fish": "fish", "carrot": "carrots"}
@@ -207,9 +203,9 @@ def _little_prince(h: Holdings) -> tuple[int, str]:
     carrots = sorted((f.carrots for f in h.fiefs), reverse=True)
     if not carrots:
         return 0, "no fief"
-    best = _count(carrots[0], "carrot", "carrots")
+    best = count(carrots[0], "carrot", "carrots")
     ties = carrots.count(carrots[0])
-    again = f"{len(carrots) - 1} of {_count(len(carrots), 'fief', 'fiefs')} harvested again"
+    again = f"{len(carrots) - 1} of {count(len(carrots), 'fief', 'fiefs')} harvested again"
     if ties > 1:
         return sum(carrots[1:]), f"{again}; {ties} tie for best ({best}), one left out (E6)"
     return sum(carrots[1:]), f"{again}, the best ({best}) left out"
@@ -291,7 +287,7 @@ class _Scorer:
         if not hunters:
             return base, counted, []
         factor = 2 if stacking == "once" else 2**hunters
-        counted += f", x{factor} for {_count(hunters, 'treasure hunter', 'treasure hunters')}"
+        counted += f", x{factor} for {count(hunters, 'treasure hunter', 'treasure hunters')}"
         if hunters == 1:
             return base * factor, counted, []
         return base * factor, f"{counted} (R4 {stacking})", ["R4"]
@@ -302,7 +298,7 @@ class _Scorer:
         leaders = [p for p in self.state.players if counts[p] == best]
         mine = counts[player]
         if mine < best:
-            return 0, f"{_count(mine, 'territory', 'territories')}; most is {best} ({', '.join(leaders)})", []
+            return 0, f"{count(mine, 'territory', 'territories')}; most is {best} ({', '.join(leaders)})", []
         if len(leaders) == 1:
             return 12, f"most territories ({mine})", []
         others = ", ".join(p for p in leaders if p != player)
@@ -317,20 +313,20 @@ class _Scorer:
             return (*MISSIONS[card](self.holdings[player]), [])
         if card == "bureaucrat":
             n = len(self.state.parchments[player])
-            return n, f"{_count(n, 'parchment', 'parchments')} owned, copy cards included (E9)", []
+            return n, f"{count(n, 'parchment', 'parchments')} owned, copy cards included (E9)", []
         if card == "colonist":
             if self.rulings.colonist_counts == "played":
                 n = self.state.camps_played[player]
-                return 3 * n, f"{_count(n, 'camp card', 'camp cards')} played (R5 played)", ["R5"]
+                return 3 * n, f"{count(n, 'camp card', 'camp cards')} played (R5 played)", ["R5"]
             n = self.state.camps_placed[player]
-            return 3 * n, f"{_count(n, 'camp', 'camps')} placed (R5 placed)", ["R5"]
+            return 3 * n, f"{count(n, 'camp', 'camps')} placed (R5 placed)", ["R5"]
         if card == "matriarch":
             return self.matriarch(player)
         if card == "treasure_guardian":
             return (*_per(3, len(self.treasures(player)), "treasure", "treasures"), [])
         if card == "treasure_hunter":
             n = len(self.treasures(player))
-            return 0, f"doubles {_count(n, 'treasure', 'treasures')}, in {'its row' if n == 1 else 'their rows'}", []
+            return 0, f"doubles {count(n, 'treasure', 'treasures')}, in {'its row' if n == 1 else 'their rows'}", []
         raise AssertionError(f"no scoring for {card}")  # opportunist and copies are handled by rows()
 
     def rows(self, player: str) -> list[ParchmentRow]:
@@ -362,11 +358,13 @@ class _Scorer:
             for row in rows[p]:
                 if "opportunist" not in (row.card, row.copied):
                     continue
+                # rows() left counted empty, or holding only the copy chain (R3 follow)
                 if p not in second:
-                    row.points, row.counted = 0, f"not second before opportunists: {standings}"
+                    row.points = 0
+                    row.counted += f"not second before opportunists: {standings}"
                     continue
                 row.points = 10 if award else 0
-                row.counted = f"second before opportunists: {standings}"
+                row.counted += f"second before opportunists: {standings}"
                 if len(second) > 1:
                     row.counted += f"; tied with {', '.join(q for q in second if q != p)} (R2 {tie})"
                     row.rulings = [*row.rulings, "R2"]

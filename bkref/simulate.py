@@ -107,9 +107,7 @@ def pick_options(state: State, player: str) -> list[Pick]:
     one other discarded. Otherwise two cards of the hand are kept.
     """
     n = len(state.players)
-    hand = list(state.hands[player])
-    if n == 2:
-        hand.append(state.reserves[player][state.turn - 1])
+    hand = state.hand_now(player)
     picks: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     for kept in itertools.combinations(range(len(hand)), KEEP[n]):
         keep = tuple(sorted(hand[i] for i in kept))

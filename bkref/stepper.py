@@ -74,11 +74,11 @@ def start(steps: Sequence[Step], *, to: str | None, round_: str | None, default:
     if to is not None and round_ is not None:
         raise ReplayError("--to and --round both name a position; give one of them")
     if to is not None:
-        if not to.strip().isdigit() or not 1 <= int(to) <= len(steps):
+        if not to.strip().isdecimal() or not 1 <= int(to) <= len(steps):
             raise ReplayError(f"--to {to}: give an event number; this log has events 1 to {len(steps)}")
         return int(to) - 1
     if round_ is not None:
-        if not round_.strip().isdigit() or not 1 <= int(round_) <= ROUNDS:
+        if not round_.strip().isdecimal() or not 1 <= int(round_) <= ROUNDS:
             raise ReplayError(f"--round {round_}: give a round number, 1 to {ROUNDS}")
         wanted = int(round_)
         for i, step in enumerate(steps):
@@ -103,7 +103,7 @@ def move(steps: Sequence[Step], index: int, key: str) -> tuple[int | None, str]:
         return (later, "") if later > index else (index, "this is the last event")
     if key == "q":
         return None, ""
-    if key.isdigit():
+    if key.isdecimal():
         if 1 <= int(key) <= len(steps):
             return int(key) - 1, ""
         return index, f"no event {key}: this log has events 1 to {len(steps)}"

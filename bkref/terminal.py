@@ -8,6 +8,7 @@ bytes on every machine.
 
 from __future__ import annotations
 
+import os
 from typing import TextIO
 
 from rich import box
@@ -19,9 +20,10 @@ WIDTH = 100
 
 
 def console(out: TextIO, *, no_color: bool = False) -> Console:
-    """A console on ``out``: colour only on a terminal and without ``no_color``; fixed width off one."""
+    """A console on ``out``: colour only on a terminal, without ``no_color`` and without the
+    ``NO_COLOR`` environment variable (no-color.org); fixed width off a terminal."""
     tty = out.isatty()
-    color = tty and not no_color
+    color = tty and not no_color and not os.environ.get("NO_COLOR")
     return Console(
         file=out,
         width=None if tty else WIDTH,

@@ -361,6 +361,18 @@ def test_r3_forbidden_a_copy_of_a_copy_copies_nothing() -> None:
     assert points(state.final, "bob") == {"liberal": 2}
 
 
+@pytest.mark.parametrize("stacking, ring", [("multiply", 8), ("once", 2)])
+def test_r4_three_treasure_hunters_multiply_to_eight(stacking: str, ring: int) -> None:
+    # Under R3 follow ann holds three: her own, her liberal (cid's socialist, which copies
+    # ann's) and her socialist (bob's liberal, which copies ann's): x2x2x2, or x2 once.
+    final = end(table({"ann": ["royal_ring", "treasure_hunter", "liberal", "socialist"], "bob": ["liberal"],
+                       "cid": ["socialist"]}, copy_of_copy="follow", treasure_hunter_stacking=stacking),
+                {"ann": {"liberal": "socialist", "socialist": "liberal"}, "bob": {"liberal": "treasure_hunter"},
+                 "cid": {"socialist": "treasure_hunter"}})
+    assert rows(final)["royal_ring"].points == ring
+    assert rows(final)["royal_ring"].counted.endswith(f"for 3 treasure hunters (R4 {stacking})")
+
+
 # -- opportunist (R2) -------------------------------------------------------------------
 
 def test_opportunist_scores_10_in_second_place() -> None:
@@ -420,3 +432,13 @@ def test_every_parchment_of_the_catalogue_has_a_test_here() -> None:
     parchments = {card.id for card in CARDS.values() if card.is_parchment}
     assert len(parchments) == 37
     assert parchments == TESTED
+
+
+def test_an_opportunist_reached_through_a_copy_of_a_copy_keeps_its_chain() -> None:
+    # cid's socialist copies ann's socialist (cid's left), which copies bob's opportunist.
+    final = end(table({"ann": ["socialist"], "bob": ["opportunist"], "cid": ["socialist"]},
+                      carrots={"ann": 30, "bob": 10, "cid": 20}, copy_of_copy="follow"),
+                {"ann": {"socialist": "opportunist"}, "cid": {"socialist": "socialist"}})
+    row = rows(final, "cid")["socialist"]
+    assert (row.copied, row.points, row.rulings) == ("opportunist", 10, ["R3"])
+    assert row.counted == "through ann's socialist (R3 follow): second before opportunists: ann 30, bob 10, cid 20"

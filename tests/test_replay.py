@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -196,12 +197,14 @@ def test_a_log_that_stops_early_still_replays(bkref) -> None:
         ([THREE, "--to", "0"], "--to 0: give an event number; this log has events 1 to 118"),
         ([THREE, "--to", "119"], "--to 119: give an event number; this log has events 1 to 118"),
         ([THREE, "--to", "ten"], "--to ten: give an event number; this log has events 1 to 118"),
+        ([THREE, "--to", "²"], "--to ²: give an event number; this log has events 1 to 118"),
         ([THREE, "--round", "5"], "--round 5: give a round number, 1 to 4"),
         ([WORKED, "--round", "2"],
          "--round 2: this log has no harvest of round 2; it stops before the deal of round 2"),
         ([THREE, "--to", "3", "--round", "1"], "--to and --round both name a position; give one of them"),
     ],
-    ids=["missing", "directory", "to-0", "to-past-the-end", "to-not-a-number", "round-5", "round-not-played",
+    ids=["missing", "directory", "to-0", "to-past-the-end", "to-not-a-number", "to-superscript", "round-5",
+         "round-not-played",
          "to-and-round"],
 )
 def test_bad_input_is_one_line_and_exit_2(bkref, args: list, message: str) -> None:
@@ -263,3 +266,40 @@ def test_a_game_event_the_referee_refuses_still_shows_the_empty_board(bkref, tmp
         f"{path}:1: S1 5 players; Bunny Kingdom is for 2 to 4\n"
         "the log stops here, before the game event\n")
     assert board_square(result.stdout, "A4") == " #(1)" and board_square(result.stdout, "J10") == " S   "
+
+
+def test_no_color_in_the_environment_turns_colour_off_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    out = Terminal()
+    show(console(out), load(THREE), 64, "log")
+    assert "aF" in out.getvalue() and "\x1b[" not in out.getvalue()
+
+
+def test_a_deal_that_closes_a_round_and_is_then_refused_says_so(bkref, tmp_path: Path) -> None:
+    lines = THREE.read_text().splitlines(keepends=True)
+    assert lines[25].startswith('{"type":"harvest","round":1') and lines[26].startswith('{"type":"deal","round":2')
+    deal = json.loads(lines[26])
+    deal["hands"]["ann"].append("royal_crown")  # 13 cards: D1
+    path = tmp_path / "no-harvest.jsonl"
+    path.write_text("".join(lines[:25]) + json.dumps(deal) + "\n")
+    shown = bkref("replay", path, "--to", "26").stdout.splitlines()
+    assert shown[2:4] == ["round 1 ends without its harvest event: it is harvested with no trading post declared",
+                          "the deal of round 2: illegal, skipped"]
+
+
+def test_a_harvest_shows_the_declarations_the_referee_took_not_the_ignored_ones(bkref, tmp_path: Path) -> None:
+    lines = THREE.read_text().splitlines(keepends=True)
+    harvest = json.loads(lines[25])
+    harvest["trading_posts"]["ann"] = {"A1": "fish"}  # ann has no trading post on A1: H1, ignored
+    path = tmp_path / "wrong-post.jsonl"
+    path.write_text("".join(lines[:25]) + json.dumps(harvest) + "\n")
+    shown = bkref("replay", path, "--to", "26").stdout
+    assert "  bob's trading post on C10 makes wood\n" in shown
+    assert "trading post on A1" not in shown.split("\n\n")[0]
+    assert f"{path}:26: H1 ann declares fish for A1, where ann has no trading post" in shown
+
+
+def test_two_players_reserve_counts_the_card_a_pick_has_taken(bkref) -> None:
+    # After event 3 ann has picked turn 1 (her first reserve card is in play), bob has not.
+    shown = bkref("replay", TWO, "--to", "3").stdout
+    assert re.findall(r"\(\+(\d+) in reserve\)", shown) == ["9", "10"]

@@ -92,7 +92,7 @@ def test_illegal_replays_are_scored_with_validates_diagnostics(bkref, snapshot) 
         validated = bkref("validate", "--partial", "--format", "json", path)
         result = bkref("score", "--format", "json", path)
         assert result.exit_code == validated.exit_code
-        if not result.stdout:  # unreadable (exit 2), or no usable game event: nothing to score
+        if not result.stdout:  # no usable game event: nothing to score
             assert "nothing to score" in result.stderr
             scores[path.name] = "not scored"
             continue
@@ -317,13 +317,27 @@ def test_a_path_that_is_not_a_log_is_a_one_line_error(bkref, tmp_path: Path, nam
 
 def test_an_unreadable_log_is_not_scored(bkref, tmp_path: Path) -> None:
     path = tmp_path / "broken.jsonl"
-    path.write_text(FULL_GAME.read_text().splitlines()[0] + "\n{not json\n")
+    path.write_text("{not json\n" + FULL_GAME.read_text())
     for fmt in ("text", "json"):
-        result = bkref("score", "--format", fmt, "--player", "ann", path)
+        result = bkref("score", "--format", fmt, path)
         assert (result.exit_code, result.stdout) == (2, "")
         problem, verdict = result.stderr.splitlines()
-        assert problem.startswith(f"{path}:2: F1 line 2 is not JSON")
+        assert problem.startswith(f"{path}:1: F1 line 1 is not JSON")
         assert verdict == f"{path}: nothing to score: the log is unreadable"
+
+
+def test_a_log_with_crlf_line_ends_is_scored_in_full_with_exit_2(bkref, tmp_path: Path) -> None:
+    (tmp_path / "lf").mkdir()
+    (tmp_path / "crlf").mkdir()
+    lf, crlf = tmp_path / "lf" / "game.jsonl", tmp_path / "crlf" / "game.jsonl"
+    lf.write_bytes(FULL_GAME.read_bytes())
+    crlf.write_bytes(FULL_GAME.read_bytes().replace(b"\n", b"\r\n"))
+    plain, windows = bkref("score", "--format", "json", lf), bkref("score", "--format", "json", crlf)
+    assert (plain.exit_code, windows.exit_code) == (0, 2)
+    a, b = json.loads(plain.stdout), json.loads(windows.stdout)
+    assert [d["rule"] for d in b["diagnostics"]] == ["F1"] and b["legal"] is False
+    for key in ("rounds", "final", "rulings"):
+        assert a[key] == b[key]
 
 
 def test_a_log_without_a_usable_game_event_is_not_scored(bkref, tmp_path: Path) -> None:
