@@ -11,7 +11,7 @@ target (issue 6):
 - the cold start of ``bkref validate`` on one small log, from process start;
 - peak memory of ``bkref validate`` on a folder of logs and on one four times larger.
 
-The timings run in a fresh process, as ``bkref validate`` would, after 1.5 s of
+The timings run in a fresh process, as ``bkref validate`` would, after 3 s of
 validating to warm up (tournament-sized runs last longer than that); each is the best
 of ``--repeat`` runs. The figures are printed, never asserted: they depend on the
 machine and its load.
@@ -101,7 +101,7 @@ def measure(folder: Path, repeat: int) -> None:
     four = games[4]
     every = games[2] + games[3] + games[4]
 
-    warm_until = time.perf_counter() + 1.5  # the first second or so of load runs slower on some machines
+    warm_until = time.perf_counter() + 3  # the first seconds of load run slower on some machines
     while time.perf_counter() < warm_until:
         validate_all(four)
     seconds = best_of(repeat, lambda: validate_all(four))
