@@ -5,7 +5,7 @@ a damaged data file stops the program loudly instead of refereeing with a wrong 
 
 >>> BOARD["A4"].printed_city, BOARD["A3"].terrain, BOARD["A3"].resource
 (True, 'forest', 'wood')
->>> sorted(neighbours("B1"))
+>>> sorted(ADJACENT["B1"])  # lava lies between B1 and B2
 ['A1', 'C1']
 >>> CARDS["city3"].copies, CARDS["city3"].requires_terrain
 (3, 'mountain')
@@ -181,10 +181,6 @@ def _load_cards() -> dict[str, Card]:
 BOARD: Final = _load_board()
 LAVA: Final = _load_lava()
 ADJACENT: Final = _adjacency()
+"""Each square's neighbours (S3): sharing a side, with no lava between."""
 CARDS: Final = _load_cards()
 DECK_SIZE: Final = sum(card.copies for card in CARDS.values())
-
-
-def neighbours(square: str) -> tuple[str, ...]:
-    """The squares adjacent to ``square`` (S3): sharing a side, no lava between."""
-    return ADJACENT[square]

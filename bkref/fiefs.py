@@ -7,7 +7,7 @@ wealth the number of different resources it produces, and it yields
 strength x wealth golden carrots.
 
 >>> from bkref.position import Position
->>> p = Position.empty()
+>>> p = Position()
 >>> for sq in ("A2", "A3", "A4", "B2", "B3", "B4"): p.owner[sq] = "ann"
 >>> p.building.update({"B2": "city3", "A3": "farm_mushroom"})
 >>> [(f.squares, f.strength, f.resources, f.carrots) for f in fiefs(p, "ann")]
@@ -149,7 +149,7 @@ def tally(position: Position, squares: Iterable[str]) -> tuple[Counter[str], int
     """What ``squares`` produce, unit by unit (E2), and how many hold a city (E3).
 
     >>> from bkref.position import Position
-    >>> p = Position.empty()
+    >>> p = Position()
     >>> p.building.update({"A1": "farm_mushroom", "A2": "city2"})
     >>> tally(p, ["A1", "A2", "A4"])
     (Counter({'wood': 2, 'mushroom': 1}), 2)

@@ -9,7 +9,7 @@ length is checked in constant memory. Every problem with the text itself is a
 >>> records[0].line, type(records[0].event).__name__
 (1, 'Game')
 >>> records[1]
-Problem(line=3, event='deal', message='line 3 is not complete JSON: it stops before the end of the object', fatal=False)
+Problem(line=3, event='deal', message='line 3 is not complete JSON: it stops before the end of the object')
 """
 
 from __future__ import annotations
@@ -39,7 +39,6 @@ class Problem(NamedTuple):
     line: int
     event: str | None
     message: str
-    fatal: bool = False
 
 
 _FIELD_KINDS = {
@@ -129,12 +128,11 @@ def _type_of(raw: bytes) -> str | None:
 def _not_text(number: int, raw: bytes) -> Problem | None:
     """A fatal problem if ``raw`` is not text (a NUL byte, or not UTF-8): a binary file."""
     if b"\0" in raw:
-        return Problem(number, None, f"line {number} holds a NUL byte: this is a binary file, not a JSON-lines log",
-                       fatal=True)
+        return Problem(number, None, f"line {number} holds a NUL byte: this is a binary file, not a JSON-lines log")
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError:
-        return Problem(number, None, f"line {number} is not UTF-8 text: this is not a JSON-lines log", fatal=True)
+        return Problem(number, None, f"line {number} is not UTF-8 text: this is not a JSON-lines log")
     return None
 
 
@@ -171,17 +169,16 @@ def read_lines(lines: Iterable[bytes]) -> Iterator[Record | Problem]:
                 yield problem
                 return
             kind = _type_of(raw)
-            yield Problem(number, kind, _explain(error, number, kind), fatal=not game_seen)
+            yield Problem(number, kind, _explain(error, number, kind))
             if not game_seen:
                 return
             continue
         if not game_seen:
             if not isinstance(event, Game):
                 kind = event_type(event)
-                yield Problem(number, kind, f"the first event is a {kind}; a log starts with a game event",
-                              fatal=True)
+                yield Problem(number, kind, f"the first event is a {kind}; a log starts with a game event")
                 return
             game_seen = True
         yield Record(number, event)
     if not game_seen:
-        yield Problem(1, None, "the log holds no event: it needs at least a game event", fatal=True)
+        yield Problem(1, None, "the log holds no event: it needs at least a game event")

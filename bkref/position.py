@@ -22,10 +22,6 @@ class Position:
     towers: list[tuple[str, str]] = field(default_factory=list)
     declared: dict[str, str] = field(default_factory=dict)
 
-    @classmethod
-    def empty(cls) -> Position:
-        return cls()
-
     def copy(self) -> Position:
         return Position(dict(self.owner), dict(self.building), list(self.towers), dict(self.declared))
 

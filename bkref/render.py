@@ -9,7 +9,7 @@ Each square of the board is five characters: who controls it, the terrain letter
 the building.
 
 >>> from bkref.position import Position
->>> p = Position.empty()
+>>> p = Position()
 >>> p.owner.update({"A3": "ann", "B2": "bob", "D10": "ann"})
 >>> p.building.update({"A3": "farm_mushroom", "B2": "city3", "D10": "camp4"})
 >>> tags = {"ann": "a", "bob": "b"}

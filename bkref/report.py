@@ -22,9 +22,6 @@ import msgspec
 from bkref.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, Diagnostic
 from bkref.referee import Report
 
-FORMATS = ("text", "json", "github", "sarif")
-
-
 def summary(report: Report) -> str:
     """One line on a checked log: legal, illegal (with counts by rule) or unreadable."""
     if not report.diagnostics:

@@ -10,7 +10,7 @@ Treasure Hunter's doubling is shown in the treasure rows it doubles ("worth 5, x
 scoresheet does.
 
 >>> from bkref.position import Position
->>> p = Position.empty()
+>>> p = Position()
 >>> for sq in ("A1", "A2", "A3"): p.owner[sq] = "ann"
 >>> h = Holdings.of(p, "ann")
 >>> MISSIONS["explorer"](h), MISSIONS["carpenter"](h), MISSIONS["carrotistador"](h)
@@ -194,7 +194,7 @@ def _barren(h: Holdings) -> tuple[int, str]:
 def _little_prince(h: Holdings) -> tuple[int, str]:
     """Every fief harvested again but one best fief (E6).
 
-    >>> p = Position.empty()
+    >>> p = Position()
     >>> p.owner.update({"A1": "ann", "A4": "ann", "B10": "ann"})
     >>> p.building.update({"A1": "city1", "B10": "city1"})
     >>> _little_prince(Holdings.of(p, "ann"))

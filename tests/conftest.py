@@ -13,7 +13,6 @@ ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
 SHARED = ROOT.parent / "shared"
 SAMPLES = sorted((SHARED / "samples").glob("*/*.jsonl"))
-FULL_REPLAYS = sorted(REPLAYS.glob("[234]p-*.jsonl"))
 
 needs_shared = pytest.mark.skipif(not SAMPLES, reason="../shared/samples is not beside the project")
 
