@@ -36,6 +36,24 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def _write(text: str, output: str, *, make_folders: bool = False) -> bool:
+    """Write ``text`` to the file ``output``, or to standard output for ``-``; True for a file.
+
+    A file that cannot be written is a one-line error (exit status 2).
+    """
+    if output == "-":
+        sys.stdout.write(text)
+        return False
+    target = Path(output)
+    try:
+        if make_folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise _fail(f"cannot write {output}: {error.strerror or error}") from None
+    return True
+
+
 @app.command()
 def validate(
     paths: Annotated[
@@ -102,16 +120,8 @@ def schema(
 
     text = score_schema() if score else log_schema()
     output = output or ("schemas/bkref-score-1.schema.json" if score else "schemas/bkref-1.schema.json")
-    if output == "-":
-        sys.stdout.write(text)
-        return
-    target = Path(output)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise _fail(f"cannot write {output}: {error.strerror or error}") from None
-    print(f"wrote {output}")
+    if _write(text, output, make_folders=True):
+        print(f"wrote {output}")
 
 
 @app.command()
@@ -193,13 +203,7 @@ def simulate(
         text = to_jsonl(play(*parse_options(players, seed, policy)))
     except ValueError as error:
         raise _fail(str(error)) from None
-    if output == "-":
-        sys.stdout.write(text)
-        return
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise _fail(f"cannot write {output}: {error.strerror or error}") from None
+    _write(text, output)
 
 
 def main() -> None:
