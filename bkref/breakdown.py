@@ -30,7 +30,7 @@ from bkref.catalog import BASIC_RESOURCES, BOARD_ORDER, LUXURY_RESOURCES
 from bkref.diagnostics import Diagnostic
 from bkref.engine import State
 from bkref.events import End, Resource, Round, Rulings, SquareId
-from bkref.fiefs import Fief, tally
+from bkref.fiefs import Fief, tally, yield_of
 from bkref.referee import play
 from bkref.scoring import RULING_IDS, FinalScore, PlayerScore
 
@@ -154,7 +154,7 @@ def _round(line: int, state: State, running: Counter[str]) -> RoundScore:
     players = {}
     for p in state.players:
         fiefs = state.harvests[-1][p]
-        carrots = sum(f.carrots for f in fiefs)
+        carrots = yield_of(fiefs)
         running[p] += carrots
         posts = {sq: position.declared[sq] for sq in sorted(position.declared, key=BOARD_ORDER.__getitem__)
                  if position.owner.get(sq) == p}

@@ -33,7 +33,7 @@ from typing import NamedTuple
 from bkref import scoring
 from bkref.catalog import BOARD, CARDS, COPY_CARDS, DECK_SIZE
 from bkref.events import FORMAT, Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
-from bkref.fiefs import Fief, connected, harvest
+from bkref.fiefs import Fief, connected, harvest, yield_of
 from bkref.position import Position
 from bkref.words import count
 
@@ -159,7 +159,7 @@ class State:
         return hand + [self.reserves[player][self.turn - 1]] if self.seats == 2 else hand
 
     def harvest_total(self, player: str) -> int:
-        return sum(f.carrots for harvest in self.harvests for f in harvest.get(player, ()))
+        return sum(yield_of(harvest.get(player, ())) for harvest in self.harvests)
 
     def where(self) -> str:
         """Where the game stands, in words: "round 2, turn 3", "after the 4th harvest"."""
@@ -570,7 +570,7 @@ def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
                                "this harvest; each post produces the wood, fish or carrot its owner declares"))
     harvested = _harvest(state, declared)
     for p, expected in (event.expect or {}).items():
-        got = sum(f.carrots for f in harvested[p])
+        got = yield_of(harvested[p])
         if got != expected:
             detail = "; ".join(f"fief of {f.squares[0]} ({len(f.squares)} squares) {f.strength}x{f.wealth}"
                                for f in harvested[p] if f.carrots) or "no fief yields carrots"

@@ -173,6 +173,11 @@ def tally(position: Position, squares: Iterable[str]) -> tuple[Counter[str], int
     return production, cities
 
 
+def yield_of(fiefs: Iterable[Fief]) -> int:
+    """The golden carrots ``fiefs`` yield together at a harvest (H4)."""
+    return sum(f.carrots for f in fiefs)
+
+
 def fiefs(position: Position, player: str) -> list[Fief]:
     """Every fief of ``player`` in ``position`` (H2), in board order."""
     return [fief_of(group, position) for group in regions(position, player)]

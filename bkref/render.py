@@ -28,6 +28,7 @@ from rich.text import Text
 from bkref.catalog import BOARD, CARDS, COLUMNS, LAVA, ROWS
 from bkref.engine import KEEP, State
 from bkref.events import Build, Deal, Draw, Event, Game, Harvest, Pick
+from bkref.fiefs import yield_of
 from bkref.position import Position
 from bkref.referee import Step
 from bkref.terminal import table as table_of
@@ -287,7 +288,7 @@ def describe(step: Step, before: State) -> list[str]:
     if isinstance(event, Build):
         return [_build_words(event, after.position)]
     if isinstance(event, Harvest):
-        carrots = ", ".join(f"{p} {sum(f.carrots for f in after.harvests[-1][p])}" for p in after.players)
+        carrots = ", ".join(f"{p} {yield_of(after.harvests[-1][p])}" for p in after.players)
         lines = [f"the harvest of round {event.round}: {carrots} carrots"]
         declared = after.position.declared  # as the referee took them: a wrong declaration is ignored (H1)
         lines += [f"  {after.position.owner[sq]}'s trading post on {sq} makes {resource}"
@@ -357,7 +358,7 @@ def harvest(state: State) -> Table:
         idle = [f.squares[0] for f in fiefs if not f.carrots]
         if idle:
             table.add_row(p, f"{len(idle)} more yielding nothing: {', '.join(idle)}", "", "", "0")
-        table.add_row("", "", "", f"{p}'s total", str(sum(f.carrots for f in fiefs)), end_section=True)
+        table.add_row("", "", "", f"{p}'s total", str(yield_of(fiefs)), end_section=True)
     return table
 
 

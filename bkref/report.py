@@ -21,6 +21,7 @@ import msgspec
 
 from bkref.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, Diagnostic
 from bkref.referee import Report
+from bkref.words import count
 
 def summary(report: Report) -> str:
     """One line on a checked log: legal, illegal (with counts by rule) or unreadable."""
@@ -30,8 +31,7 @@ def summary(report: Report) -> str:
     rules = Counter(d.rule for d in report.diagnostics)
     by_rule = ", ".join(f"{rule} x{count}" if count > 1 else rule for rule, count in sorted(rules.items()))
     verdict = "illegal" if report.status == EXIT_ILLEGAL else "unreadable"
-    n = len(report.diagnostics)
-    return f"{report.path}: {verdict}, {n} problem{'s' if n > 1 else ''} ({by_rule})"
+    return f"{report.path}: {verdict}, {count(len(report.diagnostics), 'problem')} ({by_rule})"
 
 
 @dataclass
@@ -53,7 +53,7 @@ class Totals:
 
     def line(self) -> str:
         v = self.verdicts
-        return (f"{self.files} file{'s' if self.files != 1 else ''}: {self.games} game{'s' if self.games != 1 else ''}, "
+        return (f"{count(self.files, 'file')}: {count(self.games, 'game')}, "
                 f"{v[0]} legal, {v[1]} illegal, {v[2]} unreadable")
 
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 import msgspec
 
 from bkref.catalog import BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES
-from bkref.fiefs import Fief, city_strength, fiefs, produces, tally
+from bkref.fiefs import Fief, city_strength, fiefs, produces, tally, yield_of
 from bkref.words import count
 from bkref.position import Position
 
@@ -378,7 +378,7 @@ def final_score(state: State, final_fiefs: dict[str, list[Fief]] | None = None) 
     """
     scorer = _Scorer(state, final_fiefs)
     rows = {p: scorer.rows(p) for p in state.players}
-    harvests = {p: [sum(f.carrots for f in h[p]) for h in state.harvests] for p in state.players}
+    harvests = {p: [yield_of(h[p]) for h in state.harvests] for p in state.players}
     harvest = {p: sum(v) for p, v in harvests.items()}
     scorer.opportunist(rows, harvest)
     players = {}

@@ -36,7 +36,7 @@ import msgspec
 from bkref.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS, SQUARES
 from bkref.engine import HAND_SIZE, KEEP, State, apply
 from bkref.events import FORMAT, Build, Deal, Draw, End, Event, Game, Harvest, Pick, event_type
-from bkref.fiefs import fiefs
+from bkref.fiefs import fiefs, yield_of
 from bkref.position import Position
 
 PLAYER_IDS: Final = ("ann", "bob", "cid", "dee")
@@ -208,7 +208,7 @@ def outlook(state: State, player: str) -> Outlook:
 
 def _outlook(position: Position, player: str) -> Outlook:
     mine = fiefs(position, player)
-    return sum(f.carrots for f in mine), sum(f.strength + f.wealth for f in mine)
+    return yield_of(mine), sum(f.strength + f.wealth for f in mine)
 
 
 def built_outlook(after: State, build: Build) -> Outlook:
@@ -398,7 +398,7 @@ class _Game:
         declared = {p: self.policy.declare(state, p, declarations(posts))
                     for p, posts in trading_posts(state).items()}
         after = apply(state, Harvest(round=state.round, trading_posts=declared))[0]
-        expect = {p: sum(f.carrots for f in after.harvests[-1][p]) for p in self.players}
+        expect = {p: yield_of(after.harvests[-1][p]) for p in self.players}
         return Harvest(round=state.round, trading_posts=declared, expect=expect)
 
     def end(self) -> End:
