@@ -33,11 +33,11 @@ from pathlib import Path
 
 import msgspec
 
-from bkref.events import Event
-from bkref.referee import check, check_paths
-from bkref.simulate import simulate, to_jsonl
-from bkref.stepper import load, show
-from bkref.terminal import console
+from bkref.game.events import Event
+from bkref.io.referee import check, check_paths
+from bkref.bots.simulate import simulate, to_jsonl
+from bkref.views.stepper import load, show
+from bkref.views.terminal import console
 
 ROOT = Path(__file__).resolve().parent.parent
 

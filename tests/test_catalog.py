@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bkref import catalog
-from bkref.catalog import ADJACENT, BOARD, CARDS, DECK_SIZE, LAVA, CatalogError
+from bkref.game import catalog
+from bkref.game.catalog import ADJACENT, BOARD, CARDS, DECK_SIZE, LAVA, CatalogError
 
 
 def test_board_has_100_squares_and_18_printed_cities() -> None:

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from bkref.engine import State, apply
-from bkref.events import Build, Deal, Draw, End, Game, Harvest, Pick, Rulings
+from bkref.game.engine import State, apply
+from bkref.game.events import Build, Deal, Draw, End, Game, Harvest, Pick, Rulings
 
 
 def rules(found) -> list[str]:
@@ -61,7 +61,7 @@ def test_deal_sizes_per_player_count() -> None:
 
 
 def test_deck_mode_deal_must_be_the_decks_next_cards_in_seat_order() -> None:
-    from bkref.catalog import CARDS
+    from bkref.game.catalog import CARDS
 
     deck = [c for c, card in CARDS.items() for _ in range(card.copies)]
     state = started(("ann", "bob", "cid", "dee"), deck=deck)

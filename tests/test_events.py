@@ -8,8 +8,8 @@ import jsonschema
 import msgspec
 import pytest
 
-from bkref.events import Build, Event, Game
-from bkref.schema import log_schema
+from bkref.game.events import Build, Event, Game
+from bkref.io.schema import log_schema
 from tests.conftest import REPLAYS, ROOT, SAMPLES
 
 SCHEMA_FILE = ROOT / "schemas" / "bkref-1.schema.json"

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from bkref.explain import example_for
-from bkref.rules import RULES
+from bkref.views.explain import example_for
+from bkref.game.rules import RULES
 from tests.conftest import REPLAYS, ROOT
 
 EXAMPLES = ROOT / "bkref" / "data" / "examples.jsonl"

@@ -7,7 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
-from bkref.rules import RULES
+from bkref.game.rules import RULES
 from tests.conftest import REPLAYS
 
 ILLEGAL = sorted((REPLAYS / "illegal").glob("*.jsonl"))

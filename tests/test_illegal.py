@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bkref.rules import RULES
+from bkref.game.rules import RULES
 from tests.conftest import REPLAYS, ROOT
 
 ILLEGAL = sorted((REPLAYS / "illegal").glob("*.jsonl"))

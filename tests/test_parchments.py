@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-from bkref.catalog import CARDS
-from bkref.engine import State
-from bkref.events import End, Rulings
-from bkref.fiefs import Fief
-from bkref.scoring import FinalScore, ParchmentRow
+from bkref.game.catalog import CARDS
+from bkref.game.engine import State
+from bkref.game.events import End, Rulings
+from bkref.game.fiefs import Fief
+from bkref.game.scoring import FinalScore, ParchmentRow
 
 SEATS = ("ann", "bob", "cid")  # clockwise: ann's left is bob, ann's right is cid (S1)
 

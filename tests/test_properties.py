@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bkref.catalog import CARDS, SQUARES
-from bkref.events import EVENT_TYPES
-from bkref.referee import Report, check
-from bkref.rules import RULES
-from bkref.simulate import POLICIES, simulate, to_jsonl
+from bkref.game.catalog import CARDS, SQUARES
+from bkref.game.events import EVENT_TYPES
+from bkref.io.referee import Report, check
+from bkref.game.rules import RULES
+from bkref.bots.simulate import POLICIES, simulate, to_jsonl
 from tests.conftest import ROOT
 
 BOUNDED = settings(derandomize=True, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

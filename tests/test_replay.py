@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from bkref.scoreview import console
-from bkref.stepper import load, show
+from bkref.views.scoreview import console
+from bkref.views.stepper import load, show
 from tests.conftest import ROOT
 
 # Paths as a user types them in the project's folder: the output names the log as given.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bkref.referee import check
+from bkref.io.referee import check
 from tests.conftest import SAMPLES, needs_shared
 
 pytestmark = needs_shared

@@ -10,9 +10,9 @@ import msgspec
 import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from bkref.breakdown import Breakdown
-from bkref.schema import score_schema
-from bkref.terminal import console
+from bkref.io.breakdown import Breakdown
+from bkref.io.schema import score_schema
+from bkref.views.terminal import console
 from tests.conftest import REPLAYS, ROOT, SAMPLES, needs_shared
 
 TOP_REPLAYS = sorted(REPLAYS.glob("*.jsonl"))

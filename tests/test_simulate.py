@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bkref.catalog import BOARD, CARDS
-from bkref.events import End, Harvest
-from bkref.referee import check
-from bkref.simulate import PLAYER_IDS, POLICIES, simulate, to_jsonl
+from bkref.game.catalog import BOARD, CARDS
+from bkref.game.events import End, Harvest
+from bkref.io.referee import check
+from bkref.bots.simulate import PLAYER_IDS, POLICIES, simulate, to_jsonl
 from tests.conftest import ROOT
 
 GENERATED = ROOT / "replays" / "generated"

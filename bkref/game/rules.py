@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Final
 
-from bkref.catalog import CatalogError
+from bkref.game.catalog import CatalogError
 
 COMPUTED: Final = frozenset({"S2", "S3", "S5", "C1", "C8", "H2", "H3", "H4", "E1", "E2", "E3", "E4", "E5", "E6",
                              "E8", "E9"})

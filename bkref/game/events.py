@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
-from bkref.catalog import BASIC_RESOURCES, CARDS, SQUARES
+from bkref.game.catalog import BASIC_RESOURCES, CARDS, SQUARES
 
 FORMAT = "bkref/1"
 

@@ -1,7 +1,7 @@
 """Reading ``bkref/1`` logs: bytes in, numbered events (or format problems) out.
 
 This is the only place that knows about files and JSON lines; the rules live in
-``bkref.engine``. Lines are decoded one at a time as they are read, so a log of any
+``bkref.game.engine``. Lines are decoded one at a time as they are read, so a log of any
 length is checked in constant memory. Every problem with the text itself is a
 ``Problem`` with rule ``F1`` and the physical line number (from 1).
 
@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import msgspec
 
-from bkref.events import EVENT_TYPES, Event, Game, event_type
+from bkref.game.events import EVENT_TYPES, Event, Game, event_type
 
 _DECODER = msgspec.json.Decoder(Event)
 _BOM = b"\xef\xbb\xbf"

@@ -1,7 +1,7 @@
 """The JSON Schemas in ``schemas/``, generated from the types.
 
-``log_schema`` describes one line of a ``bkref/1`` log (``bkref.events``),
-``score_schema`` the output of ``bkref score --format json`` (``bkref.breakdown``).
+``log_schema`` describes one line of a ``bkref/1`` log (``bkref.game.events``),
+``score_schema`` the output of ``bkref score --format json`` (``bkref.io.breakdown``).
 ``bkref schema`` and ``bkref schema --score`` write them.
 """
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import msgspec
 
-from bkref.breakdown import SCORE_FORMAT, Breakdown
-from bkref.events import FORMAT, Event
+from bkref.io.breakdown import SCORE_FORMAT, Breakdown
+from bkref.game.events import FORMAT, Event
 
 
 def _document(schema: dict[str, Any], title: str, description: str) -> str:

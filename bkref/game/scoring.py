@@ -9,7 +9,7 @@ Treasure Hunter's doubling is shown in the treasure rows it doubles ("worth 5, x
 1 treasure hunter"), and the Treasure Hunter row itself scores 0, as the printed
 scoresheet does.
 
->>> from bkref.position import Position
+>>> from bkref.game.position import Position
 >>> p = Position()
 >>> for sq in ("A1", "A2", "A3"): p.owner[sq] = "ann"
 >>> h = Holdings.of(p, "ann")
@@ -25,16 +25,16 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 import msgspec
 
-from bkref.catalog import BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES
-from bkref.fiefs import Fief, city_strength, fiefs, produces, tally, yield_of
-from bkref.words import count
-from bkref.position import Position
+from bkref.game.catalog import BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES
+from bkref.game.fiefs import Fief, city_strength, fiefs, produces, tally, yield_of
+from bkref.game.words import count
+from bkref.game.position import Position
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from bkref.engine import State
-    from bkref.events import Rulings
+    from bkref.game.engine import State
+    from bkref.game.events import Rulings
 
     MissionScore = Callable[["Holdings"], tuple[int, str]]
 

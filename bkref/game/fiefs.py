@@ -6,7 +6,7 @@ A fief is a maximal set of squares one player controls, connected through adjace
 wealth the number of different resources it produces, and it yields
 strength x wealth golden carrots.
 
->>> from bkref.position import Position
+>>> from bkref.game.position import Position
 >>> p = Position()
 >>> for sq in ("A2", "A3", "A4", "B2", "B3", "B4"): p.owner[sq] = "ann"
 >>> p.building.update({"B2": "city3", "A3": "farm_mushroom"})
@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from bkref.catalog import ADJACENT, BASIC_RESOURCES, BOARD, BOARD_ORDER, CARDS, LUXURY_RESOURCES, SQUARES
+from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, BOARD_ORDER, CARDS, LUXURY_RESOURCES, SQUARES
 
 if TYPE_CHECKING:
-    from bkref.position import Position
+    from bkref.game.position import Position
 
 _RESOURCE_ORDER = {name: i for i, name in enumerate(BASIC_RESOURCES + LUXURY_RESOURCES)}
 
@@ -148,7 +148,7 @@ def fief_of(squares: tuple[str, ...], position: Position) -> Fief:
 def tally(position: Position, squares: Iterable[str]) -> tuple[Counter[str], int]:
     """What ``squares`` produce, unit by unit (E2), and how many hold a city (E3).
 
-    >>> from bkref.position import Position
+    >>> from bkref.game.position import Position
     >>> p = Position()
     >>> p.building.update({"A1": "farm_mushroom", "A2": "city2"})
     >>> tally(p, ["A1", "A2", "A4"])

@@ -33,11 +33,11 @@ from typing import Any, Final, TypeVar
 
 import msgspec
 
-from bkref.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS, SQUARES
-from bkref.engine import HAND_SIZE, KEEP, State, apply
-from bkref.events import FORMAT, Build, Deal, Draw, End, Event, Game, Harvest, Pick, event_type
-from bkref.fiefs import fiefs, yield_of
-from bkref.position import Position
+from bkref.game.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS, SQUARES
+from bkref.game.engine import HAND_SIZE, KEEP, State, apply
+from bkref.game.events import FORMAT, Build, Deal, Draw, End, Event, Game, Harvest, Pick, event_type
+from bkref.game.fiefs import fiefs, yield_of
+from bkref.game.position import Position
 
 PLAYER_IDS: Final = ("ann", "bob", "cid", "dee")
 POLICIES: Final = ("random", "greedy")

@@ -4,7 +4,7 @@ Each output takes the files' reports one at a time, in input order, and keeps on
 their diagnostics, so checking many files uses memory for the problems found, not for
 the games.
 
->>> from bkref.diagnostics import Diagnostic
+>>> from bkref.io.diagnostics import Diagnostic
 >>> github_line(Diagnostic("logs/g1.jsonl", 41, "pick", "D2", "bob keeps A7, which is not in bob's hand: B4, C5"))
 "::error file=logs/g1.jsonl,line=41,title=D2::bob keeps A7, which is not in bob's hand: B4, C5"
 """
@@ -19,9 +19,9 @@ from urllib.parse import quote
 
 import msgspec
 
-from bkref.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, Diagnostic
-from bkref.referee import Report
-from bkref.words import count
+from bkref.io.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, Diagnostic
+from bkref.io.referee import Report
+from bkref.game.words import count
 
 def summary(report: Report) -> str:
     """One line on a checked log: legal, illegal (with counts by rule) or unreadable."""
@@ -138,7 +138,7 @@ def _version() -> str:
 
 def sarif(diagnostics: list[Diagnostic]) -> dict[str, object]:
     """A SARIF 2.1.0 log: one rule per rule id (its RULES.md text), one result per diagnostic."""
-    from bkref.rules import RULES
+    from bkref.game.rules import RULES
 
     rule_ids = [rule_id for rule_id, rule in sorted(RULES.items()) if rule.checked_by != "ruling"]
     index = {rule_id: i for i, rule_id in enumerate(rule_ids)}

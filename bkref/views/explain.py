@@ -14,7 +14,7 @@ import json
 import textwrap
 from importlib import resources
 
-from bkref.rules import COMPUTED, RULES
+from bkref.game.rules import COMPUTED, RULES
 
 WIDTH = 88
 

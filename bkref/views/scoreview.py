@@ -1,6 +1,6 @@
 """Score breakdowns for people: rich tables of every harvest and every parchment.
 
-Printed as ``bkref.terminal`` prints: colour on a terminal, plain fixed-width text
+Printed as ``bkref.views.terminal`` prints: colour on a terminal, plain fixed-width text
 anywhere else.
 """
 
@@ -14,11 +14,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from bkref.breakdown import Breakdown, FinalBreakdown, RoundScore, RulingUse, breakdown
-from bkref.diagnostics import EXIT_UNREADABLE, exit_status
-from bkref.scoring import PlayerScore
-from bkref.terminal import console, emit
-from bkref.terminal import table as table_of
+from bkref.io.breakdown import Breakdown, FinalBreakdown, RoundScore, RulingUse, breakdown
+from bkref.io.diagnostics import EXIT_UNREADABLE, exit_status
+from bkref.game.scoring import PlayerScore
+from bkref.views.terminal import console, emit
+from bkref.views.terminal import table as table_of
 
 NUMBERS = frozenset({"Cities", "Strength", "Wealth", "Carrots", "Rank", "Harvests", "Parchments", "Total"})
 """The columns that hold numbers, right-aligned."""

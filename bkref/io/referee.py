@@ -1,4 +1,4 @@
-"""Refereeing a log: read it (``bkref.logfile``) and play it (``bkref.engine``).
+"""Refereeing a log: read it (``bkref.io.logfile``) and play it (``bkref.game.engine``).
 
 >>> from pathlib import Path
 >>> report = check(Path("replays/worked-example.jsonl"), partial=True)
@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from bkref.diagnostics import Diagnostic, exit_status
-from bkref.engine import State
-from bkref.events import Event, event_type
-from bkref.logfile import Problem, read_lines
+from bkref.io.diagnostics import Diagnostic, exit_status
+from bkref.game.engine import State
+from bkref.game.events import Event, event_type
+from bkref.io.logfile import Problem, read_lines
 
 
 class Step(NamedTuple):

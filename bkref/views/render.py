@@ -1,14 +1,14 @@
 """Drawing one position of a replay with rich: the board, the players, the event in words.
 
 Nothing here prints or reads files: ``position`` takes the steps the referee kept
-(``referee.play(keep=True)``) and returns a rich renderable; ``bkref.stepper`` prints it.
+(``referee.play(keep=True)``) and returns a rich renderable; ``bkref.views.stepper`` prints it.
 The text is the same with and without colour, so plain output (a pipe, ``--no-color``)
 loses nothing: colour only repeats what the letters say.
 
 Each square of the board is five characters: who controls it, the terrain letter and
 the building.
 
->>> from bkref.position import Position
+>>> from bkref.game.position import Position
 >>> p = Position()
 >>> p.owner.update({"A3": "ann", "B2": "bob", "D10": "ann"})
 >>> p.building.update({"A3": "farm_mushroom", "B2": "city3", "D10": "camp4"})
@@ -25,14 +25,14 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from bkref.catalog import BOARD, CARDS, COLUMNS, LAVA, ROWS
-from bkref.engine import KEEP, State
-from bkref.events import Build, Deal, Draw, Event, Game, Harvest, Pick
-from bkref.fiefs import yield_of
-from bkref.position import Position
-from bkref.referee import Step
-from bkref.terminal import table as table_of
-from bkref.words import count
+from bkref.game.catalog import BOARD, CARDS, COLUMNS, LAVA, ROWS
+from bkref.game.engine import KEEP, State
+from bkref.game.events import Build, Deal, Draw, Event, Game, Harvest, Pick
+from bkref.game.fiefs import yield_of
+from bkref.game.position import Position
+from bkref.io.referee import Step
+from bkref.views.terminal import table as table_of
+from bkref.game.words import count
 
 PLAYER_STYLES = ("black on #e69f00", "black on #56b4e9", "black on #d883d8", "black on #8fd14f")
 """Seat colours (orange, sky blue, orchid, green): black letters on a light background, so they

@@ -26,13 +26,13 @@ from typing import Literal
 
 import msgspec
 
-from bkref.catalog import BASIC_RESOURCES, BOARD_ORDER, LUXURY_RESOURCES
-from bkref.diagnostics import Diagnostic
-from bkref.engine import State
-from bkref.events import End, Resource, Round, Rulings, SquareId
-from bkref.fiefs import Fief, tally, yield_of
-from bkref.referee import play
-from bkref.scoring import RULING_IDS, FinalScore, PlayerScore
+from bkref.game.catalog import BASIC_RESOURCES, BOARD_ORDER, LUXURY_RESOURCES
+from bkref.io.diagnostics import Diagnostic
+from bkref.game.engine import State
+from bkref.game.events import End, Resource, Round, Rulings, SquareId
+from bkref.game.fiefs import Fief, tally, yield_of
+from bkref.io.referee import play
+from bkref.game.scoring import RULING_IDS, FinalScore, PlayerScore
 
 SCORE_FORMAT = "bkref-score/1"
 AnyResource = Literal[BASIC_RESOURCES + LUXURY_RESOURCES]  # type: ignore[valid-type]

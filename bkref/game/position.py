@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bkref.catalog import BOARD
+from bkref.game.catalog import BOARD
 
 
 @dataclass(slots=True)

@@ -3,7 +3,7 @@
 ``State`` is the one state object; ``state.play(event)`` applies an event in place and
 returns the violations it found (empty when legal), and ``apply(state, event)`` is the
 pure form, which leaves ``state`` untouched and returns the next state. Replay and
-stepping back keep the states. There is no I/O here: reading logs is ``bkref.logfile``.
+stepping back keep the states. There is no I/O here: reading logs is ``bkref.io.logfile``.
 
 An illegal event is reported and skipped, so that one run lists every problem: its
 effects are not applied. Some events are still applied after a report, because what
@@ -16,7 +16,7 @@ wrong copy choice (E7: that card copies nothing). And when a log moves on to a l
 turn or round while events of the current one are missing (a pick, a draw, a harvest),
 the gap is reported once (T1) and closed, and the log is followed from there.
 
->>> from bkref.events import Game, Deal
+>>> from bkref.game.events import Game, Deal
 >>> state = State()
 >>> state.play(Game(format="bkref/1", players=["ann", "bob", "cid"]))
 []
@@ -30,12 +30,12 @@ from collections import Counter
 from collections.abc import Callable
 from typing import NamedTuple
 
-from bkref import scoring
-from bkref.catalog import BOARD, CARDS, COPY_CARDS, DECK_SIZE
-from bkref.events import FORMAT, Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
-from bkref.fiefs import Fief, connected, harvest, yield_of
-from bkref.position import Position
-from bkref.words import count
+from bkref.game import scoring
+from bkref.game.catalog import BOARD, CARDS, COPY_CARDS, DECK_SIZE
+from bkref.game.events import FORMAT, Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
+from bkref.game.fiefs import Fief, connected, harvest, yield_of
+from bkref.game.position import Position
+from bkref.game.words import count
 
 ROUNDS = 4
 _KIND = {card.id: card.kind for card in CARDS.values()}

@@ -14,7 +14,7 @@ whole lines, so it works the same in a terminal and with its keys piped on stdin
 >>> start(steps, to=None, round_="2", default=0)
 Traceback (most recent call last):
 ...
-bkref.stepper.ReplayError: --round 2: this log has no harvest of round 2; it stops before the deal of round 2
+bkref.views.stepper.ReplayError: --round 2: this log has no harvest of round 2; it stops before the deal of round 2
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ from typing import TextIO
 
 from rich.console import Console
 
-from bkref.diagnostics import Diagnostic, exit_status
-from bkref.engine import ROUNDS
-from bkref.referee import Step, play
-from bkref.render import position
-from bkref.terminal import console as make_console
-from bkref.terminal import emit
+from bkref.io.diagnostics import Diagnostic, exit_status
+from bkref.game.engine import ROUNDS
+from bkref.io.referee import Step, play
+from bkref.views.render import position
+from bkref.views.terminal import console as make_console
+from bkref.views.terminal import emit
 
 
 class ReplayError(Exception):

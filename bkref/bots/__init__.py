@@ -1,0 +1,1 @@
+"""Players that are programs: simulated games played by policies through the engine."""
