@@ -33,9 +33,9 @@ from pathlib import Path
 
 import msgspec
 
+from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game.events import Event
 from bkref.io.referee import check, check_paths
-from bkref.bots.simulate import simulate, to_jsonl
 from bkref.views.stepper import load, show
 from bkref.views.terminal import console
 
@@ -106,8 +106,12 @@ def measure(folder: Path, repeat: int) -> None:
         validate_all(four)
     seconds = best_of(repeat, lambda: validate_all(four))
     events = validate_all(four)
-    line("validate, 4 players, one process", f"{len(four) / seconds:,.0f} games/s", ">= 1,000 games/s",
-         len(four) / seconds >= 1000)
+    line(
+        "validate, 4 players, one process",
+        f"{len(four) / seconds:,.0f} games/s",
+        ">= 1,000 games/s",
+        len(four) / seconds >= 1000,
+    )
     line("", f"{events / seconds:,.0f} events/s")
     line("validate, 4 players", f"{seconds / len(four) * 1e3:.3f} ms/game")
     all_seconds = best_of(repeat, lambda: validate_all(every))
@@ -139,8 +143,12 @@ def measure(folder: Path, repeat: int) -> None:
         subprocess.run([bkref, "validate", str(small)], capture_output=True, check=True)
         starts.append(time.perf_counter() - begin)
     cold = min(starts)
-    line("cold start: bkref validate one small log",
-         f"{cold * 1e3:.0f} ms (median {statistics.median(starts) * 1e3:.0f})", "< 250 ms", cold < 0.250)
+    line(
+        "cold start: bkref validate one small log",
+        f"{cold * 1e3:.0f} ms (median {statistics.median(starts) * 1e3:.0f})",
+        "< 250 ms",
+        cold < 0.250,
+    )
 
     larger = folder / "x4"
     larger.mkdir()
@@ -150,8 +158,12 @@ def measure(folder: Path, repeat: int) -> None:
     few = peak_memory_kb([bkref, "validate", *map(str, every)])
     many = peak_memory_kb([bkref, "validate", str(larger)])
     line(f"peak memory, {len(every)} logs", f"{few / 1024:.1f} MiB")
-    line(f"peak memory, {4 * len(every)} logs", f"{many / 1024:.1f} MiB", "flat in the number of files",
-         many <= few * 1.1)
+    line(
+        f"peak memory, {4 * len(every)} logs",
+        f"{many / 1024:.1f} MiB",
+        "flat in the number of files",
+        many <= few * 1.1,
+    )
 
 
 def main() -> None:
@@ -166,11 +178,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
         make_games(Path(tmp), args.games)
-        print(f"{3 * args.games} games simulated in {time.perf_counter() - start:.1f} s "
-              f"(seeds 0-{args.games - 1} for 2, 3 and 4 players; every fourth greedy)\n")
+        print(
+            f"{3 * args.games} games simulated in {time.perf_counter() - start:.1f} s "
+            f"(seeds 0-{args.games - 1} for 2, 3 and 4 players; every fourth greedy)\n"
+        )
         sys.stdout.flush()
-        subprocess.run([sys.executable, "-m", "tests.benchmark", "--measure", tmp, "--repeat", str(args.repeat)],
-                       cwd=ROOT, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "tests.benchmark", "--measure", tmp, "--repeat", str(args.repeat)],
+            cwd=ROOT,
+            check=True,
+        )
 
 
 if __name__ == "__main__":

@@ -75,8 +75,12 @@ def test_bad_lines_later_in_a_log_are_each_reported_and_checking_goes_on(bkref, 
 def test_a_real_process_prints_no_traceback(tmp_path: Path) -> None:
     path = tmp_path / "binary.jsonl"
     path.write_bytes(bytes(range(256)))
-    run = subprocess.run([sys.executable, "-m", "bkref", "validate", str(path), str(tmp_path / "nope.jsonl")],
-                         capture_output=True, text=True, check=False)
+    run = subprocess.run(
+        [sys.executable, "-m", "bkref", "validate", str(path), str(tmp_path / "nope.jsonl")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert run.returncode == 2
     assert "Traceback" not in run.stdout + run.stderr
     assert run.stdout.splitlines() == [

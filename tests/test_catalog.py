@@ -11,7 +11,8 @@ from bkref.game.catalog import ADJACENT, BOARD, CARDS, DECK_SIZE, LAVA, CatalogE
 def test_board_has_100_squares_and_18_printed_cities() -> None:
     assert len(BOARD) == 100
     assert sorted(sq for sq, s in BOARD.items() if s.printed_city) == sorted(
-        ["A4", "B3", "B7", "B9", "C1", "D3", "D9", "E6", "E10", "F8", "G2", "G5", "G9", "H3", "H7", "I1", "I9", "J3"])
+        ["A4", "B3", "B7", "B9", "C1", "D3", "D9", "E6", "E10", "F8", "G2", "G5", "G9", "H3", "H7", "I1", "I9", "J3"]
+    )
     assert {s.terrain for s in BOARD.values()} == {"forest", "sea", "field", "plains", "mountain", "city"}
 
 
@@ -46,15 +47,24 @@ def _damaged(monkeypatch, name: str, change) -> None:
     monkeypatch.setattr(catalog, "_rows", rows)
 
 
-@pytest.mark.parametrize(("name", "change", "words"), [
-    ("board.csv", lambda rows: rows[:-1], "99 squares"),
-    ("board.csv", lambda rows: [dict(r, printed_city="0") if r["square"] == "A4" else r for r in rows],
-     "17 printed cities"),
-    ("board.csv", lambda rows: [dict(r, terrain="swamp") if r["square"] == "A1" else r for r in rows],
-     "unknown terrain"),
-    ("cards.csv", lambda rows: [dict(r, copies="8") if r["id"] == "city1" else r for r in rows], "card counts"),
-    ("cards.csv", lambda rows: rows + rows[:1], "repeated id"),
-])
+@pytest.mark.parametrize(
+    ("name", "change", "words"),
+    [
+        ("board.csv", lambda rows: rows[:-1], "99 squares"),
+        (
+            "board.csv",
+            lambda rows: [dict(r, printed_city="0") if r["square"] == "A4" else r for r in rows],
+            "17 printed cities",
+        ),
+        (
+            "board.csv",
+            lambda rows: [dict(r, terrain="swamp") if r["square"] == "A1" else r for r in rows],
+            "unknown terrain",
+        ),
+        ("cards.csv", lambda rows: [dict(r, copies="8") if r["id"] == "city1" else r for r in rows], "card counts"),
+        ("cards.csv", lambda rows: rows + rows[:1], "repeated id"),
+    ],
+)
 def test_damaged_data_fails_loudly(monkeypatch, name, change, words) -> None:
     _damaged(monkeypatch, name, change)
     with pytest.raises(CatalogError, match=words):
@@ -62,6 +72,6 @@ def test_damaged_data_fails_loudly(monkeypatch, name, change, words) -> None:
 
 
 def test_lava_edge_between_non_neighbours_fails(monkeypatch) -> None:
-    _damaged(monkeypatch, "lava.csv", lambda rows: rows + [{"square_a": "A1", "square_b": "C1"}])
+    _damaged(monkeypatch, "lava.csv", lambda rows: [*rows, {"square_a": "A1", "square_b": "C1"}])
     with pytest.raises(CatalogError, match="A1-C1"):
         catalog._load_lava()

@@ -22,9 +22,38 @@ def started(players=("ann", "bob", "cid"), deck=None, **rulings) -> State:
 
 def hand(*cards: str, size: int) -> list[str]:
     """``cards`` padded to ``size`` with plains squares nobody uses in these tests."""
-    filler = [sq for sq in ("E2", "E4", "E5", "E7", "E9", "F6", "F10", "G3", "G4", "G6", "G8", "G10", "H1",
-                            "H5", "H6", "H8", "H9", "I2", "I3", "I6", "C10", "D1", "D8", "A9", "B8", "C3")
-              if sq not in cards]
+    filler = [
+        sq
+        for sq in (
+            "E2",
+            "E4",
+            "E5",
+            "E7",
+            "E9",
+            "F6",
+            "F10",
+            "G3",
+            "G4",
+            "G6",
+            "G8",
+            "G10",
+            "H1",
+            "H5",
+            "H6",
+            "H8",
+            "H9",
+            "I2",
+            "I3",
+            "I6",
+            "C10",
+            "D1",
+            "D8",
+            "A9",
+            "B8",
+            "C3",
+        )
+        if sq not in cards
+    ]
     return list(cards) + filler[: size - len(cards)]
 
 
@@ -38,6 +67,7 @@ def building(state: State, player: str, *cards: str, squares=()) -> State:
 
 
 # -- setup and deal ---------------------------------------------------------------------
+
 
 def test_seats_and_neighbours() -> None:
     state = started(("ann", "bob", "cid", "dee"))
@@ -65,13 +95,14 @@ def test_deck_mode_deal_must_be_the_decks_next_cards_in_seat_order() -> None:
 
     deck = [c for c, card in CARDS.items() for _ in range(card.copies)]
     state = started(("ann", "bob", "cid", "dee"), deck=deck)
-    hands = {p: deck[10 * i: 10 * i + 10] for i, p in enumerate(("ann", "bob", "cid", "dee"))}
+    hands = {p: deck[10 * i : 10 * i + 10] for i, p in enumerate(("ann", "bob", "cid", "dee"))}
     assert state.copy().play(Deal(round=1, hands=hands)) == []
     swapped = dict(hands, ann=hands["bob"], bob=hands["ann"])
     found = state.play(Deal(round=1, hands=swapped))
     assert rules(found) == ["D1"]
-    assert found[0].message == ("the deal does not follow the deck: card 1 of ann's hand is B1, "
-                                "but card 1 of the deck is A1")
+    assert found[0].message == (
+        "the deal does not follow the deck: card 1 of ann's hand is B1, but card 1 of the deck is A1"
+    )
     assert state.deck_pos == 40 and state.phase == "exploring"  # reported, and dealt as written
 
 
@@ -85,10 +116,10 @@ def test_conservation_mode_counts_every_card_dealt_or_drawn() -> None:
 
 # -- picks, passing, provisions -------------------------------------------------------
 
+
 def test_three_players_keep_two_and_pass_left_in_round_one() -> None:
     state = started()
-    hands = {p: hand(*own, size=12) for p, own in
-             (("ann", ("A1", "A2")), ("bob", ("B1", "B2")), ("cid", ("C1", "C2")))}
+    hands = {p: hand(*own, size=12) for p, own in (("ann", ("A1", "A2")), ("bob", ("B1", "B2")), ("cid", ("C1", "C2")))}
     state.play(Deal(round=1, hands=hands))
     assert rules(state.play(Pick(round=1, turn=1, player="ann", keep=["A1"]))) == ["D2"]
     state = started()
@@ -112,8 +143,10 @@ def test_a_card_picked_more_often_than_the_hand_holds_it() -> None:
 def test_round_two_passes_right_and_a_wrong_way_pick_is_d5() -> None:
     state = started()
     state.phase, state.round, state.turn = "exploring", 2, 1
-    state.hands = {p: hand(*own, size=12) for p, own in
-                   (("ann", ("A1", "A2", "A3")), ("bob", ("B1", "B2", "B3")), ("cid", ("C1", "C2", "C3")))}
+    state.hands = {
+        p: hand(*own, size=12)
+        for p, own in (("ann", ("A1", "A2", "A3")), ("bob", ("B1", "B2", "B3")), ("cid", ("C1", "C2", "C3")))
+    }
     for p, own in (("ann", ["A1", "A2"]), ("bob", ["B1", "B2"]), ("cid", ["C1", "C2"])):
         state.play(Pick(round=2, turn=1, player=p, keep=own))
     assert "B3" in state.hands["ann"]  # bob's rest went right, to ann
@@ -139,8 +172,11 @@ def test_two_players_add_the_reserve_card_keep_one_and_discard_one() -> None:
 
 def test_provisions_draws_resolve_oldest_first_and_chain() -> None:
     state = started()
-    hands = {"ann": hand("provisions", "A1", size=12), "bob": hand("provisions", "B1", size=12),
-             "cid": hand("C1", "C2", size=12)}
+    hands = {
+        "ann": hand("provisions", "A1", size=12),
+        "bob": hand("provisions", "B1", size=12),
+        "cid": hand("C1", "C2", size=12),
+    }
     state.play(Deal(round=1, hands=hands))
     assert rules(state.play(Pick(round=1, turn=1, player="ann", keep=["provisions", "A1"]))) == []
     assert rules(state.play(Draw(round=1, turn=1, player="ann", cards=["J1", "J2"]))) == ["D4"]
@@ -160,8 +196,11 @@ def test_provisions_draws_resolve_oldest_first_and_chain() -> None:
 
 def test_a_next_turn_pick_before_the_draw_reports_it_once_and_goes_on() -> None:
     state = started()
-    hands = {"ann": hand("provisions", "A1", size=12), "bob": hand("B1", "B2", size=12),
-             "cid": hand("C1", "C2", size=12)}
+    hands = {
+        "ann": hand("provisions", "A1", size=12),
+        "bob": hand("B1", "B2", size=12),
+        "cid": hand("C1", "C2", size=12),
+    }
     state.play(Deal(round=1, hands=hands))
     for p, keep in (("ann", ["provisions", "A1"]), ("bob", ["B1", "B2"]), ("cid", ["C1", "C2"])):
         state.play(Pick(round=1, turn=1, player=p, keep=keep))
@@ -183,6 +222,7 @@ def test_picks_end_after_the_last_turn_then_construction() -> None:
 
 
 # -- territory cards and camps (P1, C6, C7) -------------------------------------------
+
 
 def test_a_territory_card_takes_an_opponents_camp_square() -> None:
     state = building(started(), "bob", "camp2")
@@ -226,6 +266,7 @@ def test_camps_in_ascending_priority_within_a_construction_phase() -> None:
 
 # -- construction (C1-C5) -------------------------------------------------------------
 
+
 def test_buildings_only_on_controlled_squares_and_only_from_supply() -> None:
     state = building(started(), "ann", "city2", squares=["E4"])
     assert rules(state.play(Build(round=1, player="ann", card="city2", at=["E5"]))) == ["C2"]
@@ -241,10 +282,16 @@ def test_one_building_per_square_printed_cities_included() -> None:
     assert rules(state.play(Build(round=1, player="ann", card="farm_wood", at=["E4"]))) == ["C3"]
 
 
-@pytest.mark.parametrize(("card", "good", "bad"), [
-    ("city3", "B1", "A1"), ("farm_mushroom", "A1", "B1"), ("farm_pearl", "A5", "A1"),
-    ("farm_carrot_powder", "C7", "A1"), ("farm_gold", "B1", "A5"),
-])
+@pytest.mark.parametrize(
+    ("card", "good", "bad"),
+    [
+        ("city3", "B1", "A1"),
+        ("farm_mushroom", "A1", "B1"),
+        ("farm_pearl", "A5", "A1"),
+        ("farm_carrot_powder", "C7", "A1"),
+        ("farm_gold", "B1", "A5"),
+    ],
+)
 def test_terrain_requirements(card: str, good: str, bad: str) -> None:
     state = building(started(), "ann", card, card, squares=[good, bad])
     assert rules(state.play(Build(round=1, player="ann", card=card, at=[bad]))) == ["C4"]
@@ -263,6 +310,7 @@ def test_sky_tower_joins_two_different_fiefs() -> None:
 
 
 # -- harvest (H1) ---------------------------------------------------------------------
+
 
 def test_every_trading_post_is_declared_and_produces_what_is_declared() -> None:
     state = building(started(), "ann", "trading_post", "city2", squares=["E4", "E5"])
@@ -292,6 +340,7 @@ def test_an_unknown_player_is_a_format_problem() -> None:
 
 # -- end (E7) -------------------------------------------------------------------------
 
+
 def ended(**rulings) -> State:
     state = started(**rulings)
     state.phase, state.round = "ending", 4
@@ -304,12 +353,15 @@ def test_copy_cards_copy_the_right_neighbours() -> None:
     # ann's liberal copies from cid (her right), her socialist from bob (her left);
     # cid's socialist copies from ann, who holds only copy cards: it copies nothing.
     state.parchments.update(ann=["liberal", "socialist"], bob=["fisher"], cid=["royal_crown", "socialist"])
-    wrong = state.copy().play(End(copies={"ann": {"liberal": "fisher", "socialist": "royal_crown"},
-                                          "cid": {"socialist": "fisher"}}))
+    wrong = state.copy().play(
+        End(copies={"ann": {"liberal": "fisher", "socialist": "royal_crown"}, "cid": {"socialist": "fisher"}})
+    )
     assert rules(wrong) == ["E7", "E7", "E7"]
     assert rules(state.copy().play(End(copies={"ann": {"liberal": "royal_crown"}}))) == ["E7", "E7"]  # missing
-    assert state.play(End(copies={"ann": {"liberal": "royal_crown", "socialist": "fisher"},
-                                  "cid": {"socialist": None}})) == []
+    assert (
+        state.play(End(copies={"ann": {"liberal": "royal_crown", "socialist": "fisher"}, "cid": {"socialist": None}}))
+        == []
+    )
     rows = {r.card: (r.copied, r.points) for r in state.final.players["ann"].parchments}
     assert rows == {"liberal": ("royal_crown", 5), "socialist": ("fisher", 0)}
 

@@ -23,16 +23,19 @@ def test_decodes_each_event_type_by_its_tag() -> None:
     assert isinstance(game, Game) and game.rulings.matriarch_tie == "shared"
 
 
-@pytest.mark.parametrize("line", [
-    b'{"type":"build","round":1,"player":"bob","card":"city2","at":["B4"],"note":"x"}',  # unknown field
-    b'{"type":"build","round":"1","player":"bob","card":"city2","at":["B4"]}',  # wrong type
-    b'{"type":"build","round":1,"player":"bob","card":"city4","at":["B4"]}',  # unknown card
-    b'{"type":"build","round":1,"player":"bob","card":"city2","at":["K4"]}',  # unknown square
-    b'{"type":"build","round":5,"player":"bob","card":"city2","at":["B4"]}',  # no round 5
-    b'{"type":"harvest","round":1,"trading_posts":{"bob":{"B4":"gold"}}}',  # not a basic resource
-    b'{"type":"game","format":"bkref/1","players":["a","b"],"rulings":{"matriarch_tie":"all"}}',
-    b'{"type":"shuffle"}',
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"type":"build","round":1,"player":"bob","card":"city2","at":["B4"],"note":"x"}',  # unknown field
+        b'{"type":"build","round":"1","player":"bob","card":"city2","at":["B4"]}',  # wrong type
+        b'{"type":"build","round":1,"player":"bob","card":"city4","at":["B4"]}',  # unknown card
+        b'{"type":"build","round":1,"player":"bob","card":"city2","at":["K4"]}',  # unknown square
+        b'{"type":"build","round":5,"player":"bob","card":"city2","at":["B4"]}',  # no round 5
+        b'{"type":"harvest","round":1,"trading_posts":{"bob":{"B4":"gold"}}}',  # not a basic resource
+        b'{"type":"game","format":"bkref/1","players":["a","b"],"rulings":{"matriarch_tie":"all"}}',
+        b'{"type":"shuffle"}',
+    ],
+)
 def test_strict_decoding_rejects(line: bytes) -> None:
     with pytest.raises(msgspec.ValidationError):
         decode(line)
@@ -62,9 +65,11 @@ def test_every_bundled_log_line_is_valid_by_the_schema(path) -> None:
 
 def test_the_schema_rejects_what_the_decoder_rejects() -> None:
     validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text()))
-    for bad in ({"type": "build", "round": 1, "player": "b", "card": "city4", "at": ["B4"]},
-                {"type": "build", "round": 1, "player": "b", "card": "city2", "at": ["K4"], "x": 1},
-                {"type": "pick", "round": 1, "turn": 11, "player": "b", "keep": []}):
+    for bad in (
+        {"type": "build", "round": 1, "player": "b", "card": "city4", "at": ["B4"]},
+        {"type": "build", "round": 1, "player": "b", "card": "city2", "at": ["K4"], "x": 1},
+        {"type": "pick", "round": 1, "turn": 11, "player": "b", "keep": []},
+    ):
         assert not validator.is_valid(bad)
 
 

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from bkref.views.explain import example_for
 from bkref.game.rules import RULES
+from bkref.views.explain import example_for
 from tests.conftest import REPLAYS, ROOT
 
 EXAMPLES = ROOT / "bkref" / "data" / "examples.jsonl"
@@ -25,8 +25,13 @@ def derive_examples() -> str:
         diagnostic = path.with_suffix(".expected").read_text().splitlines()[0]
         where, message = diagnostic.split(": ", 1)
         line = int(where.rsplit(":", 1)[1])
-        rows[path.name] = {"rule": rule, "log": str(path.relative_to(ROOT)), "line": line,
-                      "event": json.loads(path.read_text().splitlines()[line - 1]), "diagnostic": message}
+        rows[path.name] = {
+            "rule": rule,
+            "log": str(path.relative_to(ROOT)),
+            "line": line,
+            "event": json.loads(path.read_text().splitlines()[line - 1]),
+            "diagnostic": message,
+        }
     return "".join(json.dumps(row, separators=(",", ":")) + "\n" for row in rows.values())
 
 
@@ -55,7 +60,8 @@ def test_explain_lists_every_rule(bkref) -> None:
     result = bkref("explain")
     assert result.exit_code == 0
     assert [line.split()[0] for line in result.stdout.splitlines()] == sorted(
-        RULES, key=lambda r: ("TSDPCHEFXR".index(r[0]), int(r[1:])))
+        RULES, key=lambda r: ("TSDPCHEFXR".index(r[0]), int(r[1:]))
+    )
 
 
 def test_explain_unknown_rule_is_one_line_and_exit_2(bkref) -> None:

@@ -29,8 +29,12 @@ def test_a_folder_means_every_log_below_it_sorted_with_totals(bkref, tmp_path: P
     result = bkref("validate", tmp_path, REPLAYS / "3p-ann-bob-cid.jsonl")
     assert result.exit_code == 2
     checked = [line.split(":")[0] for line in result.stderr.splitlines()[:-1]]
-    assert checked == [str(tmp_path / "a.jsonl"), str(tmp_path / "b" / "a.jsonl"),
-                       str(tmp_path / "b" / "deep" / "z.jsonl"), str(REPLAYS / "3p-ann-bob-cid.jsonl")]
+    assert checked == [
+        str(tmp_path / "a.jsonl"),
+        str(tmp_path / "b" / "a.jsonl"),
+        str(tmp_path / "b" / "deep" / "z.jsonl"),
+        str(REPLAYS / "3p-ann-bob-cid.jsonl"),
+    ]
     assert result.stderr.splitlines()[-1] == "4 files: 3 games, 2 legal, 1 illegal, 1 unreadable"
 
 
@@ -52,7 +56,7 @@ def test_github_escapes_what_would_break_a_workflow_command(bkref, tmp_path: Pat
     path = tmp_path / "50%, odd: name.jsonl"
     path.write_text("{oops\n")
     line = bkref("validate", "--format", "github", path).stdout.strip()
-    assert line.startswith(f"::error file={str(tmp_path)}/50%25%2C odd%3A name.jsonl,line=1,title=F1::")
+    assert line.startswith(f"::error file={tmp_path!s}/50%25%2C odd%3A name.jsonl,line=1,title=F1::")
 
 
 def test_sarif_has_the_required_fields_one_rule_per_id_and_one_result_per_diagnostic(bkref) -> None:
@@ -85,8 +89,7 @@ def test_sarif_for_a_missing_file_has_no_region(bkref, tmp_path: Path) -> None:
 def test_json_lists_every_diagnostic_and_nothing_for_legal_logs(bkref) -> None:
     result = bkref("validate", "--format", "json", *ILLEGAL, REPLAYS / "2p-ann-bob.jsonl")
     found = json.loads(result.stdout)
-    assert [(d["file"], d["line"], d["rule"]) for d in found] == [
-        (str(path), *recorded(path)[:2]) for path in ILLEGAL]
+    assert [(d["file"], d["line"], d["rule"]) for d in found] == [(str(path), *recorded(path)[:2]) for path in ILLEGAL]
     assert json.loads(bkref("validate", "--format", "json", REPLAYS / "2p-ann-bob.jsonl").stdout) == []
 
 

@@ -70,10 +70,18 @@ def points(final: FinalScore, player: str = "ann") -> dict[str, int]:
 
 # -- treasures (E5, E7, R4) -----------------------------------------------------------
 
-@pytest.mark.parametrize("card, value", [
-    ("royal_ring", 1), ("royal_coat", 2), ("royal_scepter", 3),
-    ("royal_chalice", 4), ("royal_crown", 5), ("royal_carrot", 6),
-])
+
+@pytest.mark.parametrize(
+    "card, value",
+    [
+        ("royal_ring", 1),
+        ("royal_coat", 2),
+        ("royal_scepter", 3),
+        ("royal_chalice", 4),
+        ("royal_crown", 5),
+        ("royal_carrot", 6),
+    ],
+)
 def test_a_treasure_is_worth_its_printed_value(card: str, value: int) -> None:
     row = rows(end(table({"ann": [card]})))[card]
     assert (row.points, row.counted) == (value, f"worth {value}")
@@ -98,8 +106,7 @@ def test_gloves_of_two_players_are_worth_1_each() -> None:
 
 def test_a_copied_glove_makes_a_pair_for_the_copier_only() -> None:
     # ann's liberal copies the right glove of cid, on ann's right (E5, E7).
-    final = end(table({"ann": ["left_glove", "liberal"], "cid": ["right_glove"]}),
-                {"ann": {"liberal": "right_glove"}})
+    final = end(table({"ann": ["left_glove", "liberal"], "cid": ["right_glove"]}), {"ann": {"liberal": "right_glove"}})
     assert points(final, "ann") == {"left_glove": 4, "liberal": 4}
     assert rows(final, "ann")["liberal"].copied == "right_glove"
     assert points(final, "cid") == {"right_glove": 1}
@@ -113,24 +120,32 @@ def test_treasure_hunter_doubles_the_treasures_and_scores_nothing_itself() -> No
 
 
 def test_a_copied_treasure_hunter_doubles_the_copiers_treasures() -> None:
-    final = end(table({"ann": ["royal_crown", "liberal"], "cid": ["treasure_hunter", "royal_ring"]}),
-                {"ann": {"liberal": "treasure_hunter"}})
+    final = end(
+        table({"ann": ["royal_crown", "liberal"], "cid": ["treasure_hunter", "royal_ring"]}),
+        {"ann": {"liberal": "treasure_hunter"}},
+    )
     assert points(final, "ann") == {"royal_crown": 10, "liberal": 0}
     assert points(final, "cid") == {"treasure_hunter": 0, "royal_ring": 2}
 
 
 def test_a_copied_treasure_is_doubled_by_treasure_hunter() -> None:
-    final = end(table({"ann": ["treasure_hunter", "socialist"], "bob": ["royal_carrot"]}),
-                {"ann": {"socialist": "royal_carrot"}})
+    final = end(
+        table({"ann": ["treasure_hunter", "socialist"], "bob": ["royal_carrot"]}),
+        {"ann": {"socialist": "royal_carrot"}},
+    )
     assert points(final) == {"treasure_hunter": 0, "socialist": 12}
 
 
 @pytest.mark.parametrize("stacking, coat", [("multiply", 8), ("once", 4)])
 def test_r4_two_treasure_hunters(stacking: str, coat: int) -> None:
     # ann owns one Treasure Hunter and copies cid's: x4 when they multiply, x2 once.
-    final = end(table({"ann": ["royal_coat", "treasure_hunter", "liberal"], "cid": ["treasure_hunter"]},
-                      treasure_hunter_stacking=stacking),
-                {"ann": {"liberal": "treasure_hunter"}})
+    final = end(
+        table(
+            {"ann": ["royal_coat", "treasure_hunter", "liberal"], "cid": ["treasure_hunter"]},
+            treasure_hunter_stacking=stacking,
+        ),
+        {"ann": {"liberal": "treasure_hunter"}},
+    )
     row = rows(final)["royal_coat"]
     assert row.points == coat
     assert row.rulings == ["R4"]
@@ -139,9 +154,16 @@ def test_r4_two_treasure_hunters(stacking: str, coat: int) -> None:
 
 
 def test_treasure_guardian_counts_own_and_copied_treasures() -> None:
-    final = end(table({"ann": ["treasure_guardian", "royal_ring", "left_glove", "liberal", "socialist"],
-                       "bob": ["fisher"], "cid": ["royal_crown"]}),
-                {"ann": {"liberal": "royal_crown", "socialist": "fisher"}})
+    final = end(
+        table(
+            {
+                "ann": ["treasure_guardian", "royal_ring", "left_glove", "liberal", "socialist"],
+                "bob": ["fisher"],
+                "cid": ["royal_crown"],
+            }
+        ),
+        {"ann": {"liberal": "royal_crown", "socialist": "fisher"}},
+    )
     row = rows(final)["treasure_guardian"]
     assert (row.points, row.counted) == (9, "3 treasures")
 
@@ -152,6 +174,7 @@ def test_treasure_guardian_without_treasures_scores_0() -> None:
 
 # -- missions counted on the player's own board (E2-E4) --------------------------------
 
+
 def test_bureaucrat_counts_every_parchment_card_with_copy_cards_that_copy_nothing() -> None:
     # cid, on ann's right, has no parchment: ann's liberal copies nothing but is a card (E9).
     final = end(table({"ann": ["bureaucrat", "liberal", "fisher"]}), {"ann": {"liberal": None}})
@@ -160,8 +183,9 @@ def test_bureaucrat_counts_every_parchment_card_with_copy_cards_that_copy_nothin
 
 
 def test_a_copied_bureaucrat_counts_the_copiers_cards_and_adds_none() -> None:
-    final = end(table({"ann": ["liberal", "fisher", "royal_ring"], "cid": ["bureaucrat"]}),
-                {"ann": {"liberal": "bureaucrat"}})
+    final = end(
+        table({"ann": ["liberal", "fisher", "royal_ring"], "cid": ["bureaucrat"]}), {"ann": {"liberal": "bureaucrat"}}
+    )
     assert points(final, "ann")["liberal"] == 3
     assert points(final, "cid") == {"bureaucrat": 1}
 
@@ -190,19 +214,29 @@ WOOD_5 = ("A1 A2 A3 C3 B4", {"C3": "farm_wood", "B4": "trading_post"}, {"B4": "w
 @pytest.mark.parametrize("extra, wood", [("", 5), ("J1", 6), ("J1 J2", 7)])
 def test_wood_missions(extra: str, wood: int) -> None:
     squares, buildings, declared = WOOD_5
-    final = end(table({"ann": ["carpenter", "master_carpenter", "woodland_king"]},
-                      {"ann": f"{squares} {extra}"}, buildings, declared=declared))
-    assert points(final) == {"carpenter": wood, "master_carpenter": 2 * wood,
-                             "woodland_king": 20 if wood >= 7 else 0}
+    final = end(
+        table(
+            {"ann": ["carpenter", "master_carpenter", "woodland_king"]},
+            {"ann": f"{squares} {extra}"},
+            buildings,
+            declared=declared,
+        )
+    )
+    assert points(final) == {"carpenter": wood, "master_carpenter": 2 * wood, "woodland_king": 20 if wood >= 7 else 0}
     assert rows(final)["woodland_king"].counted == f"{wood} wood produced, needs 7"
 
 
 # Fish: 3 seas, a fish farm on plains, a trading post declared fish on plains.
 @pytest.mark.parametrize("extra, fish", [("", 5), ("J9", 6), ("J9 J10", 7)])
 def test_fish_missions(extra: str, fish: int) -> None:
-    final = end(table({"ann": ["fisher", "master_fisher", "fisher_king"]},
-                      {"ann": f"A5 A6 A7 C3 E2 {extra}"}, {"C3": "farm_fish", "E2": "trading_post"},
-                      declared={"E2": "fish"}))
+    final = end(
+        table(
+            {"ann": ["fisher", "master_fisher", "fisher_king"]},
+            {"ann": f"A5 A6 A7 C3 E2 {extra}"},
+            {"C3": "farm_fish", "E2": "trading_post"},
+            declared={"E2": "fish"},
+        )
+    )
     assert points(final) == {"fisher": fish, "master_fisher": 2 * fish, "fisher_king": 20 if fish >= 7 else 0}
 
 
@@ -210,17 +244,31 @@ def test_fish_missions(extra: str, fish: int) -> None:
 # field yields a carrot; carrot powder is a different, luxury resource).
 @pytest.mark.parametrize("extra, carrots", [("", 4), ("H2", 5)])
 def test_carrot_missions(extra: str, carrots: int) -> None:
-    final = end(table({"ann": ["farmer", "master_farmer", "carrot_king"]},
-                      {"ann": f"C7 D7 C3 E3 {extra}"}, {"C3": "farm_carrot", "E3": "farm_carrot_powder"}))
-    assert points(final) == {"farmer": carrots, "master_farmer": 2 * carrots,
-                             "carrot_king": 15 if carrots >= 5 else 0}
+    final = end(
+        table(
+            {"ann": ["farmer", "master_farmer", "carrot_king"]},
+            {"ann": f"C7 D7 C3 E3 {extra}"},
+            {"C3": "farm_carrot", "E3": "farm_carrot_powder"},
+        )
+    )
+    assert points(final) == {"farmer": carrots, "master_farmer": 2 * carrots, "carrot_king": 15 if carrots >= 5 else 0}
     assert rows(final)["carrot_king"].counted == f"{carrots} carrots produced, needs 5"
 
 
 def test_merchant_scores_3_per_luxury_resource_produced() -> None:
-    final = end(table({"ann": ["merchant"]}, {"ann": "A1 A5 B1 C7 C3"},
-                      {"A1": "farm_mushroom", "A5": "farm_pearl", "B1": "farm_diamond",
-                       "C7": "farm_carrot_powder", "C3": "farm_wood"}))
+    final = end(
+        table(
+            {"ann": ["merchant"]},
+            {"ann": "A1 A5 B1 C7 C3"},
+            {
+                "A1": "farm_mushroom",
+                "A5": "farm_pearl",
+                "B1": "farm_diamond",
+                "C7": "farm_carrot_powder",
+                "C3": "farm_wood",
+            },
+        )
+    )
     row = rows(final)["merchant"]
     assert (row.points, row.counted) == (12, "4 luxury resources produced (mushroom, pearl, carrot_powder, diamond)")
 
@@ -233,8 +281,7 @@ def test_master_of_the_mountains_counts_mountains_with_or_without_farms() -> Non
 @pytest.mark.parametrize("towers, fiefs", [((), 1), ((("J2", "E5"),), 2)])
 def test_carrotistador_counts_fiefs_of_3_with_camps_and_sky_towers(towers, fiefs: int) -> None:
     # A1 A2 + ann's camp on A3: 3 territories (E4). J1 J2 + E5 joined by a sky tower: 3.
-    final = end(table({"ann": ["carrotistador"]}, {"ann": "A1 A2 A3 J1 J2 E5 G10"}, {"A3": "camp1"},
-                      towers=towers))
+    final = end(table({"ann": ["carrotistador"]}, {"ann": "A1 A2 A3 J1 J2 E5 G10"}, {"A3": "camp1"}, towers=towers))
     assert rows(final)["carrotistador"].points == 4 * fiefs
 
 
@@ -261,18 +308,26 @@ def test_bun_shee_counts_cities_in_fiefs_that_produce_nothing() -> None:
 def test_panpan_counts_territories_with_no_city_and_no_production() -> None:
     # Barren: C3 (plains), B1 (mountain), D1 (plains with a camp). Not barren: E2 (a
     # city), A1 (forest), G3 (a trading post declared fish), A4 (a printed city).
-    final = end(table({"ann": ["panpan_the_barbarian"]}, {"ann": "C3 B1 D1 E2 A1 G3 A4"},
-                      {"D1": "camp2", "E2": "city1", "G3": "trading_post"}, declared={"G3": "fish"}))
+    final = end(
+        table(
+            {"ann": ["panpan_the_barbarian"]},
+            {"ann": "C3 B1 D1 E2 A1 G3 A4"},
+            {"D1": "camp2", "E2": "city1", "G3": "trading_post"},
+            declared={"G3": "fish"},
+        )
+    )
     assert rows(final)["panpan_the_barbarian"].points == 6
 
 
-@pytest.mark.parametrize("counts, points_, counted", [
-    ("played", 9, "3 camp cards played (R5 played)"),
-    ("placed", 3, "1 camp placed (R5 placed)"),
-])
+@pytest.mark.parametrize(
+    "counts, points_, counted",
+    [
+        ("played", 9, "3 camp cards played (R5 played)"),
+        ("placed", 3, "1 camp placed (R5 placed)"),
+    ],
+)
 def test_r5_colonist(counts: str, points_: int, counted: str) -> None:
-    final = end(table({"ann": ["colonist"]}, camps_played={"ann": 3}, camps_placed={"ann": 1},
-                      colonist_counts=counts))
+    final = end(table({"ann": ["colonist"]}, camps_played={"ann": 3}, camps_placed={"ann": 1}, colonist_counts=counts))
     row = rows(final)["colonist"]
     assert (row.points, row.counted, row.rulings) == (points_, counted, ["R5"])
 
@@ -285,8 +340,10 @@ def test_king_of_thieves_needs_9_cities(extra: dict[str, str], award: int) -> No
 
 
 def test_matriarch_alone_with_most_territories() -> None:
-    final = end(table({"ann": ["matriarch"], "bob": ["liberal"]}, {"ann": "A1 A2 A3", "bob": "J1 J2"}),
-                {"bob": {"liberal": "matriarch"}})
+    final = end(
+        table({"ann": ["matriarch"], "bob": ["liberal"]}, {"ann": "A1 A2 A3", "bob": "J1 J2"}),
+        {"bob": {"liberal": "matriarch"}},
+    )
     assert rows(final, "ann")["matriarch"].counted == "most territories (3)"
     assert (points(final, "ann"), points(final, "bob")) == ({"matriarch": 12}, {"liberal": 0})
     assert rows(final, "bob")["liberal"].counted == "2 territories; most is 3 (ann)"
@@ -295,9 +352,14 @@ def test_matriarch_alone_with_most_territories() -> None:
 @pytest.mark.parametrize("tie, award", [("shared", 12), ("none", 0)])
 def test_r1_matriarch_tie(tie: str, award: int) -> None:
     # ann and bob (bob's liberal copies ann's matriarch) tie with 3; cid has 1.
-    final = end(table({"ann": ["matriarch"], "bob": ["liberal"]},
-                      {"ann": "A1 A2 A3", "bob": "J1 J2 J3", "cid": "E5"}, matriarch_tie=tie),
-                {"bob": {"liberal": "matriarch"}})
+    final = end(
+        table(
+            {"ann": ["matriarch"], "bob": ["liberal"]},
+            {"ann": "A1 A2 A3", "bob": "J1 J2 J3", "cid": "E5"},
+            matriarch_tie=tie,
+        ),
+        {"bob": {"liberal": "matriarch"}},
+    )
     ann, bob = rows(final, "ann")["matriarch"], rows(final, "bob")["liberal"]
     assert (ann.points, bob.points) == (award, award)
     assert ann.counted == f"tied for most territories (3) with bob (R1 {tie})"
@@ -324,11 +386,16 @@ def test_little_prince_with_no_fief_scores_0() -> None:
 
 # -- copies (E7, R3) --------------------------------------------------------------------
 
+
 def test_liberal_copies_the_right_and_socialist_the_left_scored_on_the_copiers_board() -> None:
     # ann's right is cid (carpenter), her left is bob (fisher); ann has 2 forests and a sea.
-    final = end(table({"ann": ["liberal", "socialist"], "bob": ["fisher"], "cid": ["carpenter"]},
-                      {"ann": "A1 A2 A5", "bob": "J9 J10", "cid": "E1"}),
-                {"ann": {"liberal": "carpenter", "socialist": "fisher"}})
+    final = end(
+        table(
+            {"ann": ["liberal", "socialist"], "bob": ["fisher"], "cid": ["carpenter"]},
+            {"ann": "A1 A2 A5", "bob": "J9 J10", "cid": "E1"},
+        ),
+        {"ann": {"liberal": "carpenter", "socialist": "fisher"}},
+    )
     assert rows(final)["liberal"].copied == "carpenter"
     assert points(final, "ann") == {"liberal": 2, "socialist": 1}
     assert (points(final, "bob"), points(final, "cid")) == ({"fisher": 2}, {"carpenter": 1})
@@ -343,8 +410,7 @@ def test_a_copy_whose_neighbour_has_no_parchment_scores_0() -> None:
 def test_r3_follow_resolves_a_copy_of_a_copy(mine: str, other: str, theirs: str) -> None:
     # ann's copy card copies her neighbour's copy card, which copies ann's fisher: both
     # score fisher, each on its owner's board (ann: 1 sea, the neighbour: 2 seas).
-    state = table({"ann": [mine, "fisher"], other: [theirs]}, {"ann": "A5", other: "J9 J10"},
-                  copy_of_copy="follow")
+    state = table({"ann": [mine, "fisher"], other: [theirs]}, {"ann": "A5", other: "J9 J10"}, copy_of_copy="follow")
     final = end(state, {"ann": {mine: theirs}, other: {theirs: "fisher"}})
     row = rows(final)[mine]
     assert (row.copied, row.points, row.rulings) == ("fisher", 1, ["R3"])
@@ -365,29 +431,47 @@ def test_r3_forbidden_a_copy_of_a_copy_copies_nothing() -> None:
 def test_r4_three_treasure_hunters_multiply_to_eight(stacking: str, ring: int) -> None:
     # Under R3 follow ann holds three: her own, her liberal (cid's socialist, which copies
     # ann's) and her socialist (bob's liberal, which copies ann's): x2x2x2, or x2 once.
-    final = end(table({"ann": ["royal_ring", "treasure_hunter", "liberal", "socialist"], "bob": ["liberal"],
-                       "cid": ["socialist"]}, copy_of_copy="follow", treasure_hunter_stacking=stacking),
-                {"ann": {"liberal": "socialist", "socialist": "liberal"}, "bob": {"liberal": "treasure_hunter"},
-                 "cid": {"socialist": "treasure_hunter"}})
+    final = end(
+        table(
+            {
+                "ann": ["royal_ring", "treasure_hunter", "liberal", "socialist"],
+                "bob": ["liberal"],
+                "cid": ["socialist"],
+            },
+            copy_of_copy="follow",
+            treasure_hunter_stacking=stacking,
+        ),
+        {
+            "ann": {"liberal": "socialist", "socialist": "liberal"},
+            "bob": {"liberal": "treasure_hunter"},
+            "cid": {"socialist": "treasure_hunter"},
+        },
+    )
     assert rows(final)["royal_ring"].points == ring
     assert rows(final)["royal_ring"].counted.endswith(f"for 3 treasure hunters (R4 {stacking})")
 
 
 # -- opportunist (R2) -------------------------------------------------------------------
 
+
 def test_opportunist_scores_10_in_second_place() -> None:
-    final = end(table({"ann": ["opportunist"], "bob": ["liberal"], "cid": ["socialist"]},
-                      carrots={"ann": 30, "bob": 20, "cid": 10}),
-                {"bob": {"liberal": "opportunist"}, "cid": {"socialist": "opportunist"}})
+    final = end(
+        table(
+            {"ann": ["opportunist"], "bob": ["liberal"], "cid": ["socialist"]},
+            carrots={"ann": 30, "bob": 20, "cid": 10},
+        ),
+        {"bob": {"liberal": "opportunist"}, "cid": {"socialist": "opportunist"}},
+    )
     assert [points(final, p) for p in SEATS] == [{"opportunist": 0}, {"liberal": 10}, {"socialist": 0}]
     assert rows(final, "bob")["liberal"].counted == "second before opportunists: ann 30, bob 20, cid 10"
 
 
 def test_opportunist_standings_count_parchments_but_not_opportunists() -> None:
     # Before any Opportunist: ann 30, bob 22, cid 20 + royal_crown 5 = 25: cid is second.
-    final = end(table({"bob": ["opportunist"], "cid": ["liberal", "royal_crown"]},
-                      carrots={"ann": 30, "bob": 22, "cid": 20}),
-                {"cid": {"liberal": "opportunist"}})
+    final = end(
+        table({"bob": ["opportunist"], "cid": ["liberal", "royal_crown"]}, carrots={"ann": 30, "bob": 22, "cid": 20}),
+        {"cid": {"liberal": "opportunist"}},
+    )
     assert points(final, "bob") == {"opportunist": 0}
     assert points(final, "cid") == {"liberal": 10, "royal_crown": 5}
 
@@ -399,9 +483,12 @@ def test_opportunist_with_a_tie_for_first_has_no_second() -> None:
 
 @pytest.mark.parametrize("tie, award", [("shared", 10), ("none", 0)])
 def test_r2_opportunist_tie_for_second(tie: str, award: int) -> None:
-    final = end(table({"bob": ["opportunist"], "cid": ["liberal"]}, carrots={"ann": 30, "bob": 20, "cid": 20},
-                      opportunist_tie=tie),
-                {"cid": {"liberal": "opportunist"}})
+    final = end(
+        table(
+            {"bob": ["opportunist"], "cid": ["liberal"]}, carrots={"ann": 30, "bob": 20, "cid": 20}, opportunist_tie=tie
+        ),
+        {"cid": {"liberal": "opportunist"}},
+    )
     bob, cid = rows(final, "bob")["opportunist"], rows(final, "cid")["liberal"]
     assert (bob.points, cid.points) == (award, award)
     assert bob.rulings == cid.rulings == ["R2"]
@@ -409,6 +496,7 @@ def test_r2_opportunist_tie_for_second(tie: str, award: int) -> None:
 
 
 # -- the whole game (E8) ------------------------------------------------------------------
+
 
 def test_totals_ranking_and_shared_victory() -> None:
     final = end(table({"ann": ["royal_crown"], "bob": ["royal_ring"]}, carrots={"ann": 10, "bob": 14, "cid": 15}))
@@ -419,12 +507,43 @@ def test_totals_ranking_and_shared_victory() -> None:
 
 
 TESTED = {
-    "royal_ring", "royal_coat", "royal_scepter", "royal_chalice", "royal_crown", "royal_carrot",
-    "left_glove", "right_glove", "treasure_hunter", "treasure_guardian", "bureaucrat", "burgomaster",
-    "diplomat", "explorer", "carpenter", "master_carpenter", "woodland_king", "fisher", "master_fisher",
-    "fisher_king", "farmer", "master_farmer", "carrot_king", "merchant", "master_of_the_mountains",
-    "carrotistador", "harecingetorix", "hun_ny_king", "bun_shee", "panpan_the_barbarian", "colonist",
-    "king_of_thieves", "matriarch", "little_prince", "liberal", "socialist", "opportunist",
+    "royal_ring",
+    "royal_coat",
+    "royal_scepter",
+    "royal_chalice",
+    "royal_crown",
+    "royal_carrot",
+    "left_glove",
+    "right_glove",
+    "treasure_hunter",
+    "treasure_guardian",
+    "bureaucrat",
+    "burgomaster",
+    "diplomat",
+    "explorer",
+    "carpenter",
+    "master_carpenter",
+    "woodland_king",
+    "fisher",
+    "master_fisher",
+    "fisher_king",
+    "farmer",
+    "master_farmer",
+    "carrot_king",
+    "merchant",
+    "master_of_the_mountains",
+    "carrotistador",
+    "harecingetorix",
+    "hun_ny_king",
+    "bun_shee",
+    "panpan_the_barbarian",
+    "colonist",
+    "king_of_thieves",
+    "matriarch",
+    "little_prince",
+    "liberal",
+    "socialist",
+    "opportunist",
 }
 
 
@@ -436,9 +555,14 @@ def test_every_parchment_of_the_catalogue_has_a_test_here() -> None:
 
 def test_an_opportunist_reached_through_a_copy_of_a_copy_keeps_its_chain() -> None:
     # cid's socialist copies ann's socialist (cid's left), which copies bob's opportunist.
-    final = end(table({"ann": ["socialist"], "bob": ["opportunist"], "cid": ["socialist"]},
-                      carrots={"ann": 30, "bob": 10, "cid": 20}, copy_of_copy="follow"),
-                {"ann": {"socialist": "opportunist"}, "cid": {"socialist": "socialist"}})
+    final = end(
+        table(
+            {"ann": ["socialist"], "bob": ["opportunist"], "cid": ["socialist"]},
+            carrots={"ann": 30, "bob": 10, "cid": 20},
+            copy_of_copy="follow",
+        ),
+        {"ann": {"socialist": "opportunist"}, "cid": {"socialist": "socialist"}},
+    )
     row = rows(final, "cid")["socialist"]
     assert (row.copied, row.points, row.rulings) == ("opportunist", 10, ["R3"])
     assert row.counted == "through ann's socialist (R3 follow): second before opportunists: ann 30, bob 10, cid 20"

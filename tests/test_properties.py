@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bkref.bots.simulate import POLICIES, simulate, to_jsonl
 from bkref.game.catalog import CARDS, SQUARES
 from bkref.game.events import EVENT_TYPES
-from bkref.io.referee import Report, check
 from bkref.game.rules import RULES
-from bkref.bots.simulate import POLICIES, simulate, to_jsonl
+from bkref.io.referee import Report, check
 from tests.conftest import ROOT
 
 BOUNDED = settings(derandomize=True, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -57,8 +57,18 @@ def test_every_simulated_game_validates(workdir: Path, players: int, seed: int, 
 # -- every single mutation of a legal log is legal or reported -------------------------
 
 KEY = object()  # a path step: rename the dict key that follows
-SCALAR_KINDS = {"player": "player", "players": "player", "round": "round", "turn": "turn", "card": "card",
-                "keep": "card", "discard": "card", "cards": "card", "deck": "card", "at": "square"}
+SCALAR_KINDS = {
+    "player": "player",
+    "players": "player",
+    "round": "round",
+    "turn": "turn",
+    "card": "card",
+    "keep": "card",
+    "discard": "card",
+    "cards": "card",
+    "deck": "card",
+    "at": "square",
+}
 
 
 def places(event: dict[str, Any]) -> list[tuple[str, tuple[Any, ...]]]:
@@ -132,10 +142,7 @@ def mutations(draw: st.DrawFn) -> tuple[str, str, list[dict[str, Any]]]:
         current = events[i]
         for step in path:
             current = current[step]
-    if kind == "player":
-        domain = st.sampled_from([*events[0]["players"], "zed"])
-    else:
-        domain = DOMAINS[kind]
+    domain = st.sampled_from([*events[0]["players"], "zed"]) if kind == "player" else DOMAINS[kind]
     new = draw(domain.filter(lambda value: value != current))
     events[i] = replace(events[i], path, new)
     return kind, events[i]["type"], events
@@ -150,8 +157,9 @@ MUST_BE_ILLEGAL = (
 
 @settings(BOUNDED, max_examples=200)
 @given(mutation=mutations())
-def test_every_mutation_is_legal_or_reported_with_a_rule(bkref, workdir: Path,
-                                                         mutation: tuple[str, str, list[dict[str, Any]]]) -> None:
+def test_every_mutation_is_legal_or_reported_with_a_rule(
+    bkref, workdir: Path, mutation: tuple[str, str, list[dict[str, Any]]]
+) -> None:
     kind, touched, events = mutation
     path = workdir / "mutated.jsonl"
     path.write_text("".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events))
@@ -213,8 +221,26 @@ JSON_VALUES = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
     max_leaves=10,
 )
-FIELDS = ["format", "players", "deck", "round", "turn", "player", "hands", "reserves", "keep", "discard", "cards",
-          "card", "at", "trading_posts", "expect", "copies", "rulings", "meta"]
+FIELDS = [
+    "format",
+    "players",
+    "deck",
+    "round",
+    "turn",
+    "player",
+    "hands",
+    "reserves",
+    "keep",
+    "discard",
+    "cards",
+    "card",
+    "at",
+    "trading_posts",
+    "expect",
+    "copies",
+    "rulings",
+    "meta",
+]
 EVENT_LIKE = st.builds(
     lambda kind, fields: {"type": kind, **fields},
     st.sampled_from(EVENT_TYPES) | TEXT,
@@ -222,7 +248,8 @@ EVENT_LIKE = st.builds(
 )
 JSON_LINES = st.lists(
     st.tuples(JSON_VALUES | EVENT_LIKE, st.booleans()).map(lambda v: json.dumps(v[0], ensure_ascii=v[1])),
-    min_size=1, max_size=6,
+    min_size=1,
+    max_size=6,
 )
 
 
@@ -236,10 +263,14 @@ def test_random_json_lines_are_unreadable_in_one_line(bkref, workdir: Path, line
     assert result.stdout.count("\n") == 1  # the first line is no game event: nothing after it is read
 
 
-@pytest.mark.parametrize("log", [
-    '{"type":"\\r"}\n',
-    '{"type":"game","format":"bkref/1","players":["a\\nb","c"]}\n{"type":"deal","round":1,"hands":{}}\n',
-], ids=["event-type", "player-id"])
+@pytest.mark.parametrize(
+    "log",
+    [
+        '{"type":"\\r"}\n',
+        '{"type":"game","format":"bkref/1","players":["a\\nb","c"]}\n{"type":"deal","round":1,"hands":{}}\n',
+    ],
+    ids=["event-type", "player-id"],
+)
 def test_a_line_break_inside_a_value_stays_on_one_line(bkref, tmp_path: Path, log: str) -> None:
     path = tmp_path / "line-break.jsonl"
     path.write_text(log)

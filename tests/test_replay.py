@@ -15,8 +15,10 @@ from bkref.views.stepper import load, show
 from tests.conftest import ROOT
 
 # Paths as a user types them in the project's folder: the output names the log as given.
-TWO, THREE, FOUR, WORKED = (Path("replays") / f"{name}.jsonl" for name in
-                            ("2p-ann-bob", "3p-ann-bob-cid", "4p-ann-bob-cid-dee", "worked-example"))
+TWO, THREE, FOUR, WORKED = (
+    Path("replays") / f"{name}.jsonl"
+    for name in ("2p-ann-bob", "3p-ann-bob-cid", "4p-ann-bob-cid-dee", "worked-example")
+)
 
 
 @pytest.fixture(autouse=True)
@@ -53,7 +55,7 @@ def board_square(output: str, square: str) -> str:
     """The five characters the printed board shows for ``square`` (plain lines end without spaces)."""
     row = next(line for line in output.splitlines() if line.startswith(f" {square[0]}  "))
     start = 4 + 6 * (int(square[1:]) - 1)
-    return row[start:start + 5].ljust(5)
+    return row[start : start + 5].ljust(5)
 
 
 def headers(output: str) -> list[int]:
@@ -83,8 +85,17 @@ def test_board_squares_agree_with_the_log(bkref) -> None:
     # the field J6 and city3 on the mountain J7 (lines 46, 48), bob's camp6 on H2 (line 47), bob's
     # trading post on C10 declared wood at the round 1 harvest (lines 23, 26), cid's city1 on A5.
     shown = bkref("replay", THREE, "--to", "50").stdout
-    expected = {"C2": "bMT1 ", "I2": "bPT1 ", "J6": "aC^3 ", "J7": "aM[3]", "H2": "bC^6 ", "C10": "bPtpw",
-                "A5": "cS[1]", "A4": " #(1)", "E1": " F   "}
+    expected = {
+        "C2": "bMT1 ",
+        "I2": "bPT1 ",
+        "J6": "aC^3 ",
+        "J7": "aM[3]",
+        "H2": "bC^6 ",
+        "C10": "bPtpw",
+        "A5": "cS[1]",
+        "A4": " #(1)",
+        "E1": " F   ",
+    }
     assert {sq: board_square(shown, sq) for sq in expected} == expected
     lines = shown.splitlines()
     row_b = next(i for i, line in enumerate(lines) if line.startswith(" B "))
@@ -132,8 +143,10 @@ def test_step_with_piped_keys_goes_forward_back_to_an_event_and_to_the_next_roun
     assert "\nann picks for turn 1: keeps 2 cards, face down until every player has picked\n" in screens[4]
     assert "\nbob picks for turn 1: keeps 2 cards, face down" in screens[5]
     assert screens[7].startswith("replays/3p-ann-bob-cid.jsonl: event 27 of 118 (line 27)\nround 2, turn 1 of 6")
-    assert "\ncid picks last for turn 1: every pick is revealed and played\n  ann plays camp3: a building, into the " \
-           "supply\n  ann plays F8: claims a printed city\n  bob plays city2" in screens[8]
+    assert (
+        "\ncid picks last for turn 1: every pick is revealed and played\n  ann plays camp3: a building, into the "
+        "supply\n  ann plays F8: claims a printed city\n  bob plays city2" in screens[8]
+    )
     assert board_square(screens[8], "F8") == "a#(1)" and board_square(screens[4], "F8") == " #(1)"
     assert re.findall(r"\] > (.*)$", out, flags=re.M) == ["", "b", "b", "3", "n", "b", "r", "5", "q"]
 
@@ -199,13 +212,23 @@ def test_a_log_that_stops_early_still_replays(bkref) -> None:
         ([THREE, "--to", "ten"], "--to ten: give an event number; this log has events 1 to 118"),
         ([THREE, "--to", "²"], "--to ²: give an event number; this log has events 1 to 118"),
         ([THREE, "--round", "5"], "--round 5: give a round number, 1 to 4"),
-        ([WORKED, "--round", "2"],
-         "--round 2: this log has no harvest of round 2; it stops before the deal of round 2"),
+        (
+            [WORKED, "--round", "2"],
+            "--round 2: this log has no harvest of round 2; it stops before the deal of round 2",
+        ),
         ([THREE, "--to", "3", "--round", "1"], "--to and --round both name a position; give one of them"),
     ],
-    ids=["missing", "directory", "to-0", "to-past-the-end", "to-not-a-number", "to-superscript", "round-5",
-         "round-not-played",
-         "to-and-round"],
+    ids=[
+        "missing",
+        "directory",
+        "to-0",
+        "to-past-the-end",
+        "to-not-a-number",
+        "to-superscript",
+        "round-5",
+        "round-not-played",
+        "to-and-round",
+    ],
 )
 def test_bad_input_is_one_line_and_exit_2(bkref, args: list, message: str) -> None:
     result = bkref("replay", *args)
@@ -227,7 +250,7 @@ def test_a_file_that_is_not_a_log_is_one_line_naming_the_file(bkref, tmp_path: P
 def test_a_line_that_is_not_an_event_is_shown_with_the_next_event(bkref, tmp_path: Path) -> None:
     lines = THREE.read_text().splitlines(keepends=True)
     path = tmp_path / "broken.jsonl"
-    path.write_text("".join(lines[:10] + ['{"type":"pick","round":1\n'] + lines[10:]))
+    path.write_text("".join([*lines[:10], '{"type":"pick","round":1\n', *lines[10:]]))
     problem = bkref("validate", path).stdout.splitlines()[0]
     assert problem.startswith(f"{path}:11: F1 ")
     assert problem not in bkref("replay", path, "--to", "10").stdout
@@ -243,15 +266,17 @@ def test_a_missing_pick_closes_the_turn_at_the_next_pick_as_the_referee_does(bkr
     path = tmp_path / "gap.jsonl"
     path.write_text("".join(lines[:3] + lines[4:]))  # bob's pick of turn 1 is missing
     shown = bkref("replay", path, "--to", "6").stdout
-    assert shown.startswith(f"{path}: event 6 of 117 (line 6)\nround 1, turn 2 of 6: exploration\n"
-                            "turn 1 ends without every pick; the picks made are played\n"
-                            "  ann plays camp3: a building, into the supply\n"
-                            "  ann plays F8: claims a printed city\n"
-                            "  bob has no pick: the hand passes on unplayed\n"
-                            "  cid plays city2: a building, into the supply\n"
-                            "  cid plays A7: claims a sea\n"
-                            "ann picks for turn 2: keeps 2 cards, face down until every player has picked\n"
-                            f"{path}:6: T1 turn 1 of round 1 has no pick by bob")
+    assert shown.startswith(
+        f"{path}: event 6 of 117 (line 6)\nround 1, turn 2 of 6: exploration\n"
+        "turn 1 ends without every pick; the picks made are played\n"
+        "  ann plays camp3: a building, into the supply\n"
+        "  ann plays F8: claims a printed city\n"
+        "  bob has no pick: the hand passes on unplayed\n"
+        "  cid plays city2: a building, into the supply\n"
+        "  cid plays A7: claims a sea\n"
+        "ann picks for turn 2: keeps 2 cards, face down until every player has picked\n"
+        f"{path}:6: T1 turn 1 of round 1 has no pick by bob"
+    )
     assert board_square(shown, "F8") == "a#(1)" and board_square(shown, "A7") == "cS   "
 
 
@@ -264,7 +289,8 @@ def test_a_game_event_the_referee_refuses_still_shows_the_empty_board(bkref, tmp
         f"{path}: event 1 of 1 (line 1)\nbefore the game\n"
         "a game for ann, bob, cid, dee and eve: illegal, skipped (the position does not change)\n"
         f"{path}:1: S1 5 players; Bunny Kingdom is for 2 to 4\n"
-        "the log stops here, before the game event\n")
+        "the log stops here, before the game event\n"
+    )
     assert board_square(result.stdout, "A4") == " #(1)" and board_square(result.stdout, "J10") == " S   "
 
 
@@ -283,8 +309,10 @@ def test_a_deal_that_closes_a_round_and_is_then_refused_says_so(bkref, tmp_path:
     path = tmp_path / "no-harvest.jsonl"
     path.write_text("".join(lines[:25]) + json.dumps(deal) + "\n")
     shown = bkref("replay", path, "--to", "26").stdout.splitlines()
-    assert shown[2:4] == ["round 1 ends without its harvest event: it is harvested with no trading post declared",
-                          "the deal of round 2: illegal, skipped"]
+    assert shown[2:4] == [
+        "round 1 ends without its harvest event: it is harvested with no trading post declared",
+        "the deal of round 2: illegal, skipped",
+    ]
 
 
 def test_a_harvest_shows_the_declarations_the_referee_took_not_the_ignored_ones(bkref, tmp_path: Path) -> None:

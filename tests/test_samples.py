@@ -29,8 +29,13 @@ def test_every_fief_of_every_harvest_matches_the_peer(path: Path) -> None:
         harvest = state.harvests[rnd["round"] - 1]
         for player, theirs in rnd["players"].items():
             ours = [
-                {"squares": list(f.squares), "strength": f.strength, "resources": sorted(f.resources),
-                 "wealth": f.wealth, "points": f.carrots}
+                {
+                    "squares": list(f.squares),
+                    "strength": f.strength,
+                    "resources": sorted(f.resources),
+                    "wealth": f.wealth,
+                    "points": f.carrots,
+                }
                 for f in harvest[player]
             ]
             expected = [dict(f, resources=sorted(f["resources"])) for f in theirs["fiefs"]]
@@ -45,12 +50,17 @@ def test_every_parchment_row_and_total_matches_the_peer(path: Path) -> None:
     assert final is not None
     for player, theirs in peer["players"].items():
         ours = final.players[player]
-        rows = [{"card": r.card, "points": r.points, **({"copied": r.copied} if r.copied else {})}
-                for r in ours.parchments]
+        rows = [
+            {"card": r.card, "points": r.points, **({"copied": r.copied} if r.copied else {})} for r in ours.parchments
+        ]
         # Row order may differ: the peer plays a provisions draw before the rest of the
         # keep, the log format after it (LOG-FORMAT "draw"); scoring does not depend on it.
         key = lambda r: (r["card"], r.get("copied") or "")  # noqa: E731
         assert sorted(rows, key=key) == sorted(theirs["rows"], key=key)
         assert (ours.harvests, ours.harvest, ours.parchment_total, ours.total) == (
-            theirs["harvests"], theirs["harvest"], theirs["parchments"], theirs["total"])
+            theirs["harvests"],
+            theirs["harvest"],
+            theirs["parchments"],
+            theirs["total"],
+        )
     assert final.winners == peer["winners"]

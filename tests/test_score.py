@@ -46,11 +46,16 @@ def score_json(bkref, *args: str | Path) -> Breakdown:
 
 
 def test_the_snapshots_cover_the_bundled_replays() -> None:
-    assert {p.name for p in TOP_REPLAYS} >= {"worked-example.jsonl", "2p-ann-bob.jsonl", "3p-ann-bob-cid.jsonl",
-                                              "4p-ann-bob-cid-dee.jsonl"}
+    assert {p.name for p in TOP_REPLAYS} >= {
+        "worked-example.jsonl",
+        "2p-ann-bob.jsonl",
+        "3p-ann-bob-cid.jsonl",
+        "4p-ann-bob-cid-dee.jsonl",
+    }
 
 
 # -- snapshots of the bundled replays ---------------------------------------------------
+
 
 @pytest.mark.parametrize("path", TOP_REPLAYS, ids=lambda p: p.stem)
 def test_text_breakdown_of_replay(bkref, in_root, snapshot, path: Path) -> None:
@@ -74,8 +79,11 @@ def test_scores_of_the_generated_games(bkref, snapshot) -> None:
         final = score_json(bkref, path).final
         assert final is not None
         scores[path.name] = {
-            "players": {p: f"{'+'.join(map(str, s.harvests))} = {s.harvest} harvested, {s.parchment_total} from "
-                           f"parchments, {s.total} in all" for p, s in final.players.items()},
+            "players": {
+                p: f"{'+'.join(map(str, s.harvests))} = {s.harvest} harvested, {s.parchment_total} from "
+                f"parchments, {s.total} in all"
+                for p, s in final.players.items()
+            },
             "winners": final.winners,
         }
     assert len(scores) >= 6
@@ -100,8 +108,9 @@ def test_illegal_replays_are_scored_with_validates_diagnostics(bkref, snapshot) 
         assert scored.legal == (validated.exit_code == 0)
         assert msgspec.to_builtins(scored.diagnostics) == json.loads(validated.stdout)
         final = scored.final
-        scores[path.name] = ({p: s.total for p, s in final.players.items()} if final
-                             else f"no final score: the log stops {scored.stops}")
+        scores[path.name] = (
+            {p: s.total for p, s in final.players.items()} if final else f"no final score: the log stops {scored.stops}"
+        )
     assert json.dumps(scores, indent=2) + "\n" == snapshot(extension_class=JSONTextSnapshot)
 
 
@@ -112,6 +121,7 @@ def test_text_breakdown_of_one_player(bkref, in_root, snapshot) -> None:
 
 
 # -- what the breakdown says ------------------------------------------------------------
+
 
 def test_the_breakdown_adds_up(bkref) -> None:
     """Every fief is strength x wealth, every round the sum of its fiefs, every total the sum."""
@@ -135,8 +145,11 @@ def test_the_breakdown_adds_up(bkref) -> None:
 
 def test_trading_posts_are_the_declarations_each_harvest_used(bkref) -> None:
     b = score_json(bkref, FULL_GAME)
-    declared = [json.loads(line).get("trading_posts", {}) for line in FULL_GAME.read_text().splitlines()
-                if line.startswith('{"type":"harvest"')]
+    declared = [
+        json.loads(line).get("trading_posts", {})
+        for line in FULL_GAME.read_text().splitlines()
+        if line.startswith('{"type":"harvest"')
+    ]
     assert [{p: h.trading_posts for p, h in r.players.items() if h.trading_posts} for r in b.rounds] == declared
     assert any(declared)
 
@@ -169,12 +182,12 @@ def test_a_round_without_a_harvest_event_is_harvested_at_the_next_deal(bkref, tm
     lines = FULL_GAME.read_text().splitlines(keepends=True)
     harvest_2 = next(i for i, line in enumerate(lines) if line.startswith('{"type":"harvest","round":2'))
     path = tmp_path / "no-harvest-2.jsonl"
-    path.write_text("".join(lines[:harvest_2] + ["# the harvest of round 2 is missing\n"] + lines[harvest_2 + 1:]))
+    path.write_text("".join([*lines[:harvest_2], "# the harvest of round 2 is missing\n", *lines[harvest_2 + 1 :]]))
     result = bkref("score", "--format", "json", path)
     assert result.exit_code == 1
     b = msgspec.json.decode(result.stdout, type=Breakdown)
     assert [(r.round, r.line) for r in b.rounds][1] == (2, harvest_2 + 2)  # the deal of round 3
-    assert [d.rule for d in b.diagnostics][0] == "T1"
+    assert next(d.rule for d in b.diagnostics) == "T1"
     assert [r.round for r in b.rounds] == [1, 2, 3, 4]
     # round 2 is harvested without its trading post declaration (bob's C10 wood)
     assert b.rounds[1].players["bob"].trading_posts == {}
@@ -213,6 +226,7 @@ def test_the_breakdown_names_the_rulings_it_applied(bkref, tmp_path: Path, tie: 
 
 # -- the peer's games -------------------------------------------------------------------
 
+
 @needs_shared
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
 def test_score_reproduces_the_peer(bkref, path: Path) -> None:
@@ -228,8 +242,16 @@ def test_score_reproduces_the_peer(bkref, path: Path) -> None:
     for ours, theirs in zip(b.rounds, peer["rounds"]):
         assert list(ours.players) == list(theirs["players"])
         for p, harvest in theirs["players"].items():
-            fiefs = [{"squares": f.squares, "strength": f.strength, "resources": sorted(f.resources),
-                      "wealth": f.wealth, "points": f.carrots} for f in ours.players[p].fiefs]
+            fiefs = [
+                {
+                    "squares": f.squares,
+                    "strength": f.strength,
+                    "resources": sorted(f.resources),
+                    "wealth": f.wealth,
+                    "points": f.carrots,
+                }
+                for f in ours.players[p].fiefs
+            ]
             expected = [dict(f, resources=sorted(f["resources"])) for f in harvest["fiefs"]]
             assert sorted(fiefs, key=lambda f: f["squares"]) == sorted(expected, key=lambda f: f["squares"])
             assert ours.players[p].carrots == harvest["points"]
@@ -237,11 +259,20 @@ def test_score_reproduces_the_peer(bkref, path: Path) -> None:
     final = peer["final"]
     for p, theirs in final["players"].items():
         score = b.final.players[p]
-        rows = sorted(({"card": r.card, "points": r.points, **({"copied": r.copied} if r.copied else {})}
-                       for r in score.parchments), key=lambda r: r["card"])
+        rows = sorted(
+            (
+                {"card": r.card, "points": r.points, **({"copied": r.copied} if r.copied else {})}
+                for r in score.parchments
+            ),
+            key=lambda r: r["card"],
+        )
         assert rows == sorted(theirs["rows"], key=lambda r: r["card"])
         assert (score.harvests, score.harvest, score.parchment_total, score.total) == (
-            theirs["harvests"], theirs["harvest"], theirs["parchments"], theirs["total"])
+            theirs["harvests"],
+            theirs["harvest"],
+            theirs["parchments"],
+            theirs["total"],
+        )
     assert b.final.winners == final["winners"]
 
 
@@ -264,6 +295,7 @@ def test_r1_is_applied_where_the_peer_answered_it(bkref, path: Path) -> None:
 
 # -- the schema -------------------------------------------------------------------------
 
+
 def test_committed_score_schema_is_what_the_types_generate() -> None:
     committed = (ROOT / "schemas" / "bkref-score-1.schema.json").read_text()
     assert committed == score_schema(), "run `bkref schema --score` and commit the schema"
@@ -278,6 +310,7 @@ def test_score_schema_describes_the_breakdown() -> None:
 
 
 # -- colour, bad input, illegal logs ------------------------------------------------------
+
 
 class Terminal(io.StringIO):
     def isatty(self) -> bool:
@@ -302,12 +335,14 @@ def test_unknown_player_is_a_one_line_error(bkref, in_root) -> None:
     result = bkref("score", relative(FULL_GAME), "--player", "zed")
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr == ("bkref: error: replays/3p-ann-bob-cid.jsonl: 'zed' is not a player of this game "
-                             "(ann, bob, cid)\n")
+    assert result.stderr == (
+        "bkref: error: replays/3p-ann-bob-cid.jsonl: 'zed' is not a player of this game (ann, bob, cid)\n"
+    )
 
 
-@pytest.mark.parametrize("name, message", [("missing.jsonl", "no such file"),
-                                           ("folder", "is a directory, not a log file")])
+@pytest.mark.parametrize(
+    "name, message", [("missing.jsonl", "no such file"), ("folder", "is a directory, not a log file")]
+)
 def test_a_path_that_is_not_a_log_is_a_one_line_error(bkref, tmp_path: Path, name: str, message: str) -> None:
     (tmp_path / "folder").mkdir()
     result = bkref("score", tmp_path / name)
@@ -345,8 +380,9 @@ def test_a_log_without_a_usable_game_event_is_not_scored(bkref, tmp_path: Path) 
     path.write_text('{"type":"game","format":"bkref/1","players":["a","b","c","d","e"]}\n')
     result = bkref("score", "--format", "json", path)
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == (f"{path}:1: S1 5 players; Bunny Kingdom is for 2 to 4\n"
-                             f"{path}: nothing to score: it has no usable game event\n")
+    assert result.stderr == (
+        f"{path}:1: S1 5 players; Bunny Kingdom is for 2 to 4\n{path}: nothing to score: it has no usable game event\n"
+    )
 
 
 def illegal_copy(tmp_path: Path) -> Path:
@@ -362,8 +398,9 @@ def test_an_illegal_log_lists_its_problems_and_is_scored(bkref, tmp_path: Path) 
     path = illegal_copy(tmp_path)
     result = bkref("score", path)
     assert result.exit_code == 1
-    assert result.stderr == (f"{path}:26: X1 bob harvests 4 carrots in round 1 (fief of B10 (2 squares) 2x2), "
-                             "the log expects 5\n")
+    assert result.stderr == (
+        f"{path}:26: X1 bob harvests 4 carrots in round 1 (fief of B10 (2 squares) 2x2), the log expects 5\n"
+    )
     assert "Illegal log: 1 problem (listed on standard error)" in result.stdout
     assert "Winners, tied (E8): bob, cid" in result.stdout
     result = bkref("score", "--format", "json", path)

@@ -11,15 +11,18 @@ from pathlib import Path
 
 import pytest
 
+from bkref.bots.simulate import PLAYER_IDS, POLICIES, simulate, to_jsonl
 from bkref.game.catalog import BOARD, CARDS
 from bkref.game.events import End, Harvest
 from bkref.io.referee import check
-from bkref.bots.simulate import PLAYER_IDS, POLICIES, simulate, to_jsonl
 from tests.conftest import ROOT
 
 GENERATED = ROOT / "replays" / "generated"
-COMMANDS = [shlex.split(line)[1:] for line in (GENERATED / "README.md").read_text().splitlines()
-            if line.startswith("bkref simulate ")]
+COMMANDS = [
+    shlex.split(line)[1:]
+    for line in (GENERATED / "README.md").read_text().splitlines()
+    if line.startswith("bkref simulate ")
+]
 CORPUS = sorted(GENERATED.glob("*.jsonl"))
 
 
@@ -71,8 +74,13 @@ def test_the_bytes_do_not_depend_on_hash_order(tmp_path: Path) -> None:
     outputs = []
     for hash_seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-        run = subprocess.run([sys.executable, "-m", "bkref", "simulate", "--players", "4", "--seed", "5",
-                              "--policy", "greedy"], capture_output=True, env=env, check=True, cwd=tmp_path)
+        run = subprocess.run(
+            [sys.executable, "-m", "bkref", "simulate", "--players", "4", "--seed", "5", "--policy", "greedy"],
+            capture_output=True,
+            env=env,
+            check=True,
+            cwd=tmp_path,
+        )
         outputs.append(run.stdout)
     assert outputs[0] == outputs[1]
     assert outputs[0] == to_jsonl(simulate(4, seed=5, policy="greedy")).encode()
@@ -192,11 +200,26 @@ def test_the_corpus_exercises_every_kind_of_move() -> None:
             elif event.get("trading_posts") or event.get("copies"):
                 seen.add(f"{event['type']} choices")
         for rnd in range(1, 5):
-            order = [CARDS[e["card"]].priority for e in events
-                     if e["type"] == "build" and e["round"] == rnd and e["card"].startswith("camp")]
+            order = [
+                CARDS[e["card"]].priority
+                for e in events
+                if e["type"] == "build" and e["round"] == rnd and e["card"].startswith("camp")
+            ]
             assert order == sorted(order), (path.name, rnd)
-    assert seen == {"city", "city3", "farm", "trading_post", "on its terrain", "camp", "sky_tower",
-                    "camp taken (P1)", "discard", "draw", "harvest choices", "end choices"}
+    assert seen == {
+        "city",
+        "city3",
+        "farm",
+        "trading_post",
+        "on its terrain",
+        "camp",
+        "sky_tower",
+        "camp taken (P1)",
+        "discard",
+        "draw",
+        "harvest choices",
+        "end choices",
+    }
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -294,8 +294,11 @@ class Greedy(Uniform):
 
     def build(self, state: State, options: dict[tuple[str, str], list[tuple[Build, State]]]) -> Build | None:
         before = {p: outlook(state, p) for p in state.players}
-        moves = [(build, _gain(built_outlook(after, build), before[build.player]))
-                 for legal in options.values() for build, after in legal]
+        moves = [
+            (build, _gain(built_outlook(after, build), before[build.player]))
+            for legal in options.values()
+            for build, after in legal
+        ]
         moves = [(build, gain) for build, gain in moves if gain > (0, 0)]
         if not moves:
             return None
@@ -353,8 +356,9 @@ class _Game:
         violations = self.state.play(event)
         if violations:
             rule, message = violations[0]
-            raise SimulationError(f"the engine refuses simulated event {len(self.events) + 1} "
-                                  f"({event_type(event)}): {rule} {message}")
+            raise SimulationError(
+                f"the engine refuses simulated event {len(self.events) + 1} ({event_type(event)}): {rule} {message}"
+            )
         self.events.append(event)
 
     def play(self, seed: int, policy: str) -> list[Event]:
@@ -390,13 +394,12 @@ class _Game:
         cards = self.top(size * len(self.players) * (2 if len(self.players) == 2 else 1))
         blocks = [cards[i : i + size] for i in range(0, len(cards), size)]
         hands = dict(zip(self.players, blocks))
-        reserves = dict(zip(self.players, blocks[len(self.players):])) or None
+        reserves = dict(zip(self.players, blocks[len(self.players) :])) or None
         return Deal(round=self.state.round + 1, hands=hands, reserves=reserves)
 
     def harvest(self) -> Harvest:
         state = self.state
-        declared = {p: self.policy.declare(state, p, declarations(posts))
-                    for p, posts in trading_posts(state).items()}
+        declared = {p: self.policy.declare(state, p, declarations(posts)) for p, posts in trading_posts(state).items()}
         after = apply(state, Harvest(round=state.round, trading_posts=declared))[0]
         expect = {p: yield_of(after.harvests[-1][p]) for p in self.players}
         return Harvest(round=state.round, trading_posts=declared, expect=expect)

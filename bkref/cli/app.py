@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 import typer
@@ -17,12 +17,12 @@ app = typer.Typer(
 )
 
 
-class OutputFormat(str, Enum):
+class OutputFormat(StrEnum):
     text = "text"
     json = "json"
 
 
-class ValidateFormat(str, Enum):
+class ValidateFormat(StrEnum):
     text = "text"
     json = "json"
     github = "github"

@@ -12,8 +12,9 @@ from bkref.cli.app import app, fail
 
 @app.command()
 def explain(
-    rule: Annotated[str | None, typer.Argument(help="A rule id (C5, D2, X1, ...); none lists them all.",
-                                               show_default=False)] = None,
+    rule: Annotated[
+        str | None, typer.Argument(help="A rule id (C5, D2, X1, ...); none lists them all.", show_default=False)
+    ] = None,
 ) -> None:
     """Print a rule's text and a log line that breaks it, or list every rule."""
     from bkref.views.explain import explain as text_of

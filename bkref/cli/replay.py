@@ -14,8 +14,12 @@ from bkref.cli.app import app, fail
 def replay(
     log: Annotated[Path, typer.Argument(help="The game log (.jsonl) to replay.", metavar="LOG", show_default=False)],
     step: Annotated[
-        bool, typer.Option("--step", help="Step through the events: Enter or n next, b back, r next round, "
-                           "a number goes to that event, q quits.")
+        bool,
+        typer.Option(
+            "--step",
+            help="Step through the events: Enter or n next, b back, r next round, "
+            "a number goes to that event, q quits.",
+        ),
     ] = False,
     to: Annotated[
         str | None, typer.Option("--to", metavar="N", help="The position after event N (events count from 1).")

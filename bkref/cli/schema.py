@@ -12,8 +12,13 @@ from bkref.cli.app import app, write_output
 @app.command()
 def schema(
     output: Annotated[
-        str | None, typer.Option("--output", "-o", help="Where to write the schema; - for standard output.",
-                                 show_default="schemas/bkref-1.schema.json, or schemas/bkref-score-1.schema.json")
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Where to write the schema; - for standard output.",
+            show_default="schemas/bkref-1.schema.json, or schemas/bkref-score-1.schema.json",
+        ),
     ] = None,
     score: Annotated[bool, typer.Option("--score", help="The schema of bkref score --format json instead.")] = False,
 ) -> None:

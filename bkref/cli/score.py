@@ -13,9 +13,15 @@ from bkref.cli.app import OutputFormat, app, fail
 
 @app.command()
 def score(
-    log: Annotated[Path, typer.Argument(help="A game log (.jsonl), finished or stopped after any round.",
-                                        metavar="LOG", show_default=False)],
-    output: Annotated[OutputFormat, typer.Option("--format", help="text for people, json for machines.")] = OutputFormat.text,
+    log: Annotated[
+        Path,
+        typer.Argument(
+            help="A game log (.jsonl), finished or stopped after any round.", metavar="LOG", show_default=False
+        ),
+    ],
+    output: Annotated[
+        OutputFormat, typer.Option("--format", help="text for people, json for machines.")
+    ] = OutputFormat.text,
     player: Annotated[str | None, typer.Option("--player", help="Show only this player.", show_default=False)] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain text, even on a terminal.")] = False,
 ) -> None:
@@ -27,8 +33,9 @@ def score(
     from bkref.views.scoreview import ScoreError, run
 
     try:
-        status = run(log, as_json=output is OutputFormat.json, player=player, no_color=no_color,
-                     out=sys.stdout, err=sys.stderr)
+        status = run(
+            log, as_json=output is OutputFormat.json, player=player, no_color=no_color, out=sys.stdout, err=sys.stderr
+        )
     except ScoreError as error:
         raise fail(str(error)) from None
     raise typer.Exit(status)

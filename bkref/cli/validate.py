@@ -14,8 +14,10 @@ from bkref.cli.app import ValidateFormat, app
 @app.command()
 def validate(
     paths: Annotated[
-        list[Path], typer.Argument(help="Game logs (.jsonl), or folders: every *.jsonl below them.",
-                                   metavar="LOG|DIR...", show_default=False)
+        list[Path],
+        typer.Argument(
+            help="Game logs (.jsonl), or folders: every *.jsonl below them.", metavar="LOG|DIR...", show_default=False
+        ),
     ],
     output: Annotated[
         ValidateFormat, typer.Option("--format", help="text for people; json, github (annotations) or sarif.")
@@ -26,9 +28,7 @@ def validate(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, help="Check the logs in this many processes; same output.")
     ] = 1,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="No summary line for legal logs (text format).")
-    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary line for legal logs (text format).")] = False,
 ) -> None:
     """Check game logs against the rules; print one line per problem.
 

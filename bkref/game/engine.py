@@ -156,7 +156,7 @@ class State:
     def hand_now(self, player: str) -> list[str]:
         """The hand ``player`` picks from this turn: with 2 players, plus the next reserve card (D3)."""
         hand = self.hands[player]
-        return hand + [self.reserves[player][self.turn - 1]] if self.seats == 2 else hand
+        return [*hand, self.reserves[player][self.turn - 1]] if self.seats == 2 else hand
 
     def harvest_total(self, player: str) -> int:
         return sum(yield_of(harvest.get(player, ())) for harvest in self.harvests)
@@ -212,8 +212,11 @@ class State:
         for card in over:
             copies = CARDS[card].copies
             found.append(
-                Violation("S4", f"{card} is used {self.used[card]} times, the game has {copies} "
-                          f"{'copy' if copies == 1 else 'copies'}")
+                Violation(
+                    "S4",
+                    f"{card} is used {self.used[card]} times, the game has {copies} "
+                    f"{'copy' if copies == 1 else 'copies'}",
+                )
             )
 
     def _from_deck(self, count: int) -> list[str] | None:
@@ -271,8 +274,7 @@ def _on_game(state: State, event: Game, found: list[Violation]) -> None:
         if wrong:
             shown = "; ".join(wrong[:3]) + (f"; and {len(wrong) - 3} more" if len(wrong) > 3 else "")
             found.append(
-                Violation("S4", f"the deck is not the game's {DECK_SIZE} cards: it has {shown}; "
-                          "checking without it")
+                Violation("S4", f"the deck is not the game's {DECK_SIZE} cards: it has {shown}; checking without it")
             )
         else:
             state.deck = list(event.deck)
@@ -316,8 +318,11 @@ def _on_deal(state: State, event: Deal, found: list[Violation]) -> None:
         block, at = divmod(i, size)
         whose = state.players[block % n] + ("'s reserve" if block >= n else "'s hand")
         found.append(
-            Violation("D1", f"the deal does not follow the deck: card {at + 1} of {whose} is {dealt[i]}, "
-                      f"but card {state.deck_pos + i + 1} of the deck is {deck_card}")
+            Violation(
+                "D1",
+                f"the deal does not follow the deck: card {at + 1} of {whose} is {dealt[i]}, "
+                f"but card {state.deck_pos + i + 1} of the deck is {deck_card}",
+            )
         )
     state.deck_pos += len(dealt)
     state.round = event.round
@@ -363,8 +368,13 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
         rule = "D3"
         discard = event.discard or []
         if len(event.keep) != 1 or len(discard) != 1:
-            found.append(Violation(rule, f"{p} keeps {count(len(event.keep), 'card')} and discards "
-                                   f"{len(discard)}; with 2 players each turn keeps 1 card and discards 1"))
+            found.append(
+                Violation(
+                    rule,
+                    f"{p} keeps {count(len(event.keep), 'card')} and discards "
+                    f"{len(discard)}; with 2 players each turn keeps 1 card and discards 1",
+                )
+            )
             return None
         chosen = event.keep + discard
     else:
@@ -373,8 +383,11 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
             found.append(Violation(rule, f"{p} discards {_cards(event.discard)}; only 2-player games discard"))
             return None
         if len(event.keep) != 2:
-            found.append(Violation(rule, f"{p} keeps {count(len(event.keep), 'card')}; with {n} players each "
-                                   "turn keeps exactly 2"))
+            found.append(
+                Violation(
+                    rule, f"{p} keeps {count(len(event.keep), 'card')}; with {n} players each turn keeps exactly 2"
+                )
+            )
             return None
         chosen = event.keep
     rest = _take(hand, chosen)
@@ -385,14 +398,24 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
     verb = "keeps" if card in event.keep else "discards"
     where = "hand (with the reserve card)" if n == 2 else "hand"
     if card in hand:  # named more often than the hand holds it
-        found.append(Violation(rule, f"{p} picks {card} {chosen.count(card)} times, but {p}'s {where} holds "
-                               f"only {hand.count(card)}: {_cards(hand)}"))
+        found.append(
+            Violation(
+                rule,
+                f"{p} picks {card} {chosen.count(card)} times, but {p}'s {where} holds "
+                f"only {hand.count(card)}: {_cards(hand)}",
+            )
+        )
         return None
     wrong_way = state.last_pass.get(p)
     if wrong_way is not None and card in wrong_way:
         direction = _pass_direction(state.round)
-        found.append(Violation("D5", f"{p} {verb} {card}, which would be in {p}'s hand only if hands passed the "
-                               f"wrong way; in round {state.round} hands pass to the {direction}"))
+        found.append(
+            Violation(
+                "D5",
+                f"{p} {verb} {card}, which would be in {p}'s hand only if hands passed the "
+                f"wrong way; in round {state.round} hands pass to the {direction}",
+            )
+        )
     else:
         found.append(Violation(rule, f"{p} {verb} {card}, which is not in {p}'s {where}: {_cards(hand)}"))
     return None
@@ -434,8 +457,9 @@ def _close_round(state: State, found: list[Violation]) -> None:
     """The log moves on to the next round: close this one (T1), harvesting with no declarations."""
     while state.phase == "exploring":
         _close_turn(state, found)
-    found.append(Violation("T1", f"round {state.round} has no harvest event; it is harvested with no trading post "
-                           "declared"))
+    found.append(
+        Violation("T1", f"round {state.round} has no harvest event; it is harvested with no trading post declared")
+    )
     _harvest(state, {})
 
 
@@ -459,8 +483,11 @@ def _on_draw(state: State, event: Draw, found: list[Violation]) -> None:
         raise Skip("T1", f"the draw is marked turn {event.turn}, but the round is in turn {state.turn}")
     if len(state.picks) < len(state.players):
         waiting = [p for p in state.players if p not in state.picks]
-        raise Skip("D4", f"{event.player} draws before {', '.join(waiting)} picked in turn {state.turn}; "
-                   "kept cards are played only once every player has picked")
+        raise Skip(
+            "D4",
+            f"{event.player} draws before {', '.join(waiting)} picked in turn {state.turn}; "
+            "kept cards are played only once every player has picked",
+        )
     if not state.pending:
         raise Skip("P3", f"{event.player} draws, but no provisions card is waiting to be resolved")
     owner, _ = state.pending[0]
@@ -472,8 +499,11 @@ def _on_draw(state: State, event: Draw, found: list[Violation]) -> None:
     if expected is None:
         state._conserve(event.cards, found)
     elif event.cards != expected:
-        found.append(Violation("P3", f"{event.player} draws {_cards(event.cards)}, but the top of the deck is "
-                               f"{_cards(expected)}"))
+        found.append(
+            Violation(
+                "P3", f"{event.player} draws {_cards(event.cards)}, but the top of the deck is {_cards(expected)}"
+            )
+        )
     state.deck_pos += 2
     state.pending.pop(0)
     for card in event.cards:
@@ -488,10 +518,12 @@ def _on_build(state: State, event: Build, found: list[Violation]) -> None:
     p, card, at = event.player, CARDS[event.card], event.at
     position = state.position
     if card.kind in ("territory", "provisions", "treasure", "mission"):
-        rule, what = {"territory": ("P1", "a territory card claims its square when it is played"),
-                      "provisions": ("P3", "a provisions card draws 2 cards when it is played"),
-                      "treasure": ("P4", "a parchment stays face down until the end"),
-                      "mission": ("P4", "a parchment stays face down until the end")}[card.kind]
+        rule, what = {
+            "territory": ("P1", "a territory card claims its square when it is played"),
+            "provisions": ("P3", "a provisions card draws 2 cards when it is played"),
+            "treasure": ("P4", "a parchment stays face down until the end"),
+            "mission": ("P4", "a parchment stays face down until the end"),
+        }[card.kind]
         raise Skip(rule, f"{p} builds {card.id}, which is not a building: {what}")
     if state.supply[p][card.id] == 0:
         raise Skip("P2", f"{p} builds {card.id}, but has none in supply; a building must be played first")
@@ -502,17 +534,26 @@ def _on_build(state: State, event: Build, found: list[Violation]) -> None:
     for sq in at:
         if position.occupied(sq):
             if card.kind == "camp":
-                raise Skip("C6", f"{p} places {card.id} on {sq}, which holds {_describe(position, sq)}; "
-                           "a camp goes only on an empty square")
+                raise Skip(
+                    "C6",
+                    f"{p} places {card.id} on {sq}, which holds {_describe(position, sq)}; "
+                    "a camp goes only on an empty square",
+                )
             raise Skip("C3", f"{p} builds {card.id} on {sq}, which already holds {_describe(position, sq)}")
     if card.kind == "camp":
         sq = at[0]
         if sq in position.owner:
-            raise Skip("C6", f"{p} places {card.id} on {sq}, where {position.owner[sq]} has a rabbit; "
-                       "a camp goes only on an empty square")
+            raise Skip(
+                "C6",
+                f"{p} places {card.id} on {sq}, where {position.owner[sq]} has a rabbit; "
+                "a camp goes only on an empty square",
+            )
         if card.priority < state.camp_floor:
-            raise Skip("C7", f"{p} places {card.id} after camp{state.camp_floor} in this construction; "
-                       "camps go in ascending priority order")
+            raise Skip(
+                "C7",
+                f"{p} places {card.id} after camp{state.camp_floor} in this construction; "
+                "camps go in ascending priority order",
+            )
     else:
         for sq in at:
             if position.owner.get(sq) != p:
@@ -521,8 +562,11 @@ def _on_build(state: State, event: Build, found: list[Violation]) -> None:
                 raise Skip("C2", f"{p} builds {card.id} on {sq}, which {p} does not control ({whose})")
         terrain = BOARD[at[0]].terrain
         if card.requires_terrain and terrain != card.requires_terrain:
-            raise Skip("C4", f"{p} builds {card.id} on {at[0]}, a {terrain} square; {card.id} goes only on "
-                       f"a {card.requires_terrain}")
+            raise Skip(
+                "C4",
+                f"{p} builds {card.id} on {at[0]}, a {terrain} square; {card.id} goes only on "
+                f"a {card.requires_terrain}",
+            )
     if card.kind == "sky_tower":
         a, b = at
         if a == b:
@@ -561,21 +605,39 @@ def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
     for p, squares in event.trading_posts.items():
         for sq, resource in squares.items():
             if posts.get(sq) != p:
-                found.append(Violation("H1", f"{p} declares {resource} for {sq}, where {p} has no trading post; "
-                                       "the declaration is ignored"))
+                found.append(
+                    Violation(
+                        "H1",
+                        f"{p} declares {resource} for {sq}, where {p} has no trading post; the declaration is ignored",
+                    )
+                )
             else:
                 declared[sq] = resource
     for sq in sorted(sq for sq in posts if sq not in declared):
-        found.append(Violation("H1", f"{posts[sq]}'s trading post on {sq} is not declared, so it produces nothing "
-                               "this harvest; each post produces the wood, fish or carrot its owner declares"))
+        found.append(
+            Violation(
+                "H1",
+                f"{posts[sq]}'s trading post on {sq} is not declared, so it produces nothing "
+                "this harvest; each post produces the wood, fish or carrot its owner declares",
+            )
+        )
     harvested = _harvest(state, declared)
     for p, expected in (event.expect or {}).items():
         got = yield_of(harvested[p])
         if got != expected:
-            detail = "; ".join(f"fief of {f.squares[0]} ({len(f.squares)} squares) {f.strength}x{f.wealth}"
-                               for f in harvested[p] if f.carrots) or "no fief yields carrots"
-            found.append(Violation("X1", f"{p} harvests {got} carrots in round {state.round} ({detail}), "
-                                   f"the log expects {expected}"))
+            detail = (
+                "; ".join(
+                    f"fief of {f.squares[0]} ({len(f.squares)} squares) {f.strength}x{f.wealth}"
+                    for f in harvested[p]
+                    if f.carrots
+                )
+                or "no fief yields carrots"
+            )
+            found.append(
+                Violation(
+                    "X1", f"{p} harvests {got} carrots in round {state.round} ({detail}), the log expects {expected}"
+                )
+            )
 
 
 def _harvest(state: State, declared: dict[str, str]) -> dict[str, list[Fief]]:
@@ -600,8 +662,13 @@ def _on_end(state: State, event: End, found: list[Violation]) -> None:
         got = state.final.players[p].total
         if got != expected:
             row = state.final.players[p]
-            found.append(Violation("X1", f"{p} ends with {got} carrots (harvests {row.harvest} + parchments "
-                                   f"{row.parchment_total}), the log expects {expected}"))
+            found.append(
+                Violation(
+                    "X1",
+                    f"{p} ends with {got} carrots (harvests {row.harvest} + parchments "
+                    f"{row.parchment_total}), the log expects {expected}",
+                )
+            )
 
 
 def _legal_copies(state: State, event: End, found: list[Violation]) -> dict[str, dict[str, str | None]]:
@@ -621,9 +688,14 @@ def _legal_copies(state: State, event: End, found: list[Violation]) -> dict[str,
         for p, chosen in copies.items():
             for card, target in chosen.items():
                 if target is not None and scoring.resolve_copy(state.players, copies, p, card) is scoring.CYCLE:
-                    found.append(Violation("E7", f"{p}'s {card} copies {target}, a chain of copies that leads back "
-                                           "to itself (ruling R3 copy_of_copy: follow); it is scored as copying "
-                                           "nothing"))
+                    found.append(
+                        Violation(
+                            "E7",
+                            f"{p}'s {card} copies {target}, a chain of copies that leads back "
+                            "to itself (ruling R3 copy_of_copy: follow); it is scored as copying "
+                            "nothing",
+                        )
+                    )
                     chosen[card] = None
     return copies
 

@@ -12,7 +12,7 @@ Build(round=1, player='bob', card='city2', at=['B4'])
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -107,11 +107,11 @@ class Harvest(_Event, tag="harvest"):
 class End(_Event, tag="end"):
     """The end of the game: what each copy card copies (E7), expected final totals."""
 
-    copies: dict[PlayerId, dict[CopyCard, Union[CardId, None]]] = msgspec.field(default_factory=dict)
+    copies: dict[PlayerId, dict[CopyCard, CardId | None]] = msgspec.field(default_factory=dict)
     expect: dict[PlayerId, int] | None = None
 
 
-Event = Union[Game, Deal, Pick, Draw, Build, Harvest, End]
+Event = Game | Deal | Pick | Draw | Build | Harvest | End
 EVENT_TYPES = ("game", "deal", "pick", "draw", "build", "harvest", "end")
 
 

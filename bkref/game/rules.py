@@ -17,8 +17,9 @@ from typing import Final
 
 from bkref.game.catalog import CatalogError
 
-COMPUTED: Final = frozenset({"S2", "S3", "S5", "C1", "C8", "H2", "H3", "H4", "E1", "E2", "E3", "E4", "E5", "E6",
-                             "E8", "E9"})
+COMPUTED: Final = frozenset(
+    {"S2", "S3", "S5", "C1", "C8", "H2", "H3", "H4", "E1", "E2", "E3", "E4", "E5", "E6", "E8", "E9"}
+)
 """Rules no single event can break: facts and formulas the referee applies. A log that
 reads them otherwise shows it in its ``expect`` figures (X1)."""
 
@@ -40,11 +41,18 @@ class Rule:
 
 
 _EXTRA = (
-    Rule("F1", "Format", "Every line of a log is a bkref/1 event (LOG-FORMAT.md): UTF-8 JSON, one object a "
-         "line, a known type, the fields of that type and no others, known card, square and player ids, "
-         "starting with a game event."),
-    Rule("X1", "Expectation", "Every `expect` in a log (a harvest's carrots, the end's totals) equals the "
-         "referee's own figure."),
+    Rule(
+        "F1",
+        "Format",
+        "Every line of a log is a bkref/1 event (LOG-FORMAT.md): UTF-8 JSON, one object a "
+        "line, a known type, the fields of that type and no others, known card, square and player ids, "
+        "starting with a game event.",
+    ),
+    Rule(
+        "X1",
+        "Expectation",
+        "Every `expect` in a log (a harvest's carrots, the end's totals) equals the referee's own figure.",
+    ),
 )
 
 
@@ -64,9 +72,18 @@ def _load() -> dict[str, Rule]:
 def _finish(rules: dict[str, Rule]) -> dict[str, Rule]:
     for rule in _EXTRA:
         rules[rule.id] = rule
-    expected = {"T1", *(f"S{i}" for i in range(1, 6)), *(f"D{i}" for i in range(1, 6)),
-                *(f"P{i}" for i in range(1, 5)), *(f"C{i}" for i in range(1, 9)), *(f"H{i}" for i in range(1, 5)),
-                *(f"E{i}" for i in range(1, 10)), *(f"R{i}" for i in range(1, 6)), "F1", "X1"}
+    expected = {
+        "T1",
+        *(f"S{i}" for i in range(1, 6)),
+        *(f"D{i}" for i in range(1, 6)),
+        *(f"P{i}" for i in range(1, 5)),
+        *(f"C{i}" for i in range(1, 9)),
+        *(f"H{i}" for i in range(1, 5)),
+        *(f"E{i}" for i in range(1, 10)),
+        *(f"R{i}" for i in range(1, 6)),
+        "F1",
+        "X1",
+    }
     if set(rules) != expected:
         raise CatalogError(f"RULES.md: rule ids differ from the referee's: {sorted(set(rules) ^ expected)}")
     return rules

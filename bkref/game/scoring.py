@@ -27,8 +27,8 @@ import msgspec
 
 from bkref.game.catalog import BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES
 from bkref.game.fiefs import Fief, city_strength, fiefs, produces, tally, yield_of
-from bkref.game.words import count
 from bkref.game.position import Position
+from bkref.game.words import count
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -99,8 +99,9 @@ class Holdings:
     production: Counter[str] = field(default_factory=Counter)
 
     @classmethod
-    def of(cls, position: Position, player: str, its_fiefs: list[Fief] | None = None,
-           squares: list[str] | None = None) -> Holdings:
+    def of(
+        cls, position: Position, player: str, its_fiefs: list[Fief] | None = None, squares: list[str] | None = None
+    ) -> Holdings:
         """The holdings of ``player``; ``its_fiefs`` and ``squares``, the squares the player
         controls, when already known."""
         squares = position.controlled(player) if squares is None else squares
@@ -109,8 +110,9 @@ class Holdings:
         return cls(player, position, found, squares, cities, production)
 
 
-def _walk(players: tuple[str, ...], copies: dict[str, dict[str, str | None]], player: str,
-          card: str) -> tuple[list[tuple[str, str]], str | None | object]:
+def _walk(
+    players: tuple[str, ...], copies: dict[str, dict[str, str | None]], player: str, card: str
+) -> tuple[list[tuple[str, str]], str | object | None]:
     """The copy cards a chain passes through, as (owner, card), and what it ends on."""
     passed: list[tuple[str, str]] = []
     n = len(players)
@@ -127,8 +129,9 @@ def _walk(players: tuple[str, ...], copies: dict[str, dict[str, str | None]], pl
     return passed, card
 
 
-def resolve_copy(players: tuple[str, ...], copies: dict[str, dict[str, str | None]], player: str,
-                 card: str) -> str | None | object:
+def resolve_copy(
+    players: tuple[str, ...], copies: dict[str, dict[str, str | None]], player: str, card: str
+) -> str | object | None:
     """What ``player``'s copy ``card`` finally copies, following copies of copies (R3).
 
     Returns the parchment id, None when it copies nothing, or ``CYCLE``.
@@ -145,6 +148,7 @@ def resolve_copy(players: tuple[str, ...], copies: dict[str, dict[str, str | Non
 
 # -- the missions ---------------------------------------------------------------------
 # Each takes the player's holdings and returns (points, what was counted).
+
 
 def _per(unit: int, n: int, one: str, many: str) -> tuple[int, str]:
     return unit * n, count(n, one, many)
@@ -164,8 +168,9 @@ def _produced(resource: str, unit: int) -> MissionScore:
 
 def _produced_at_least(resource: str, points: int, least: int) -> MissionScore:
     """``points`` if at least ``least`` ``resource`` produced (E2)."""
-    return lambda h: _threshold(points, h.production[resource], least, f"{resource} produced",
-                                f"{_PLURAL[resource]} produced")
+    return lambda h: _threshold(
+        points, h.production[resource], least, f"{resource} produced", f"{_PLURAL[resource]} produced"
+    )
 
 
 def _corners(h: Holdings) -> tuple[int, str]:
@@ -176,8 +181,9 @@ def _corners(h: Holdings) -> tuple[int, str]:
 
 def _luxury(h: Holdings) -> tuple[int, str]:
     made = [r for r in LUXURY_RESOURCES if h.production[r]]
-    points, counted = _per(3, sum(h.production[r] for r in made), "luxury resource produced",
-                           "luxury resources produced")
+    points, counted = _per(
+        3, sum(h.production[r] for r in made), "luxury resource produced", "luxury resources produced"
+    )
     return points, counted + (f" ({', '.join(made)})" if made else "")
 
 
@@ -213,8 +219,9 @@ def _little_prince(h: Holdings) -> tuple[int, str]:
 
 MISSIONS: dict[str, MissionScore] = {
     "burgomaster": lambda h: _per(1, h.cities, "city", "cities"),
-    "diplomat": lambda h: _per(1, sum(BOARD[sq].on_edge for sq in h.squares), "territory on the edge",
-                               "territories on the edge"),
+    "diplomat": lambda h: _per(
+        1, sum(BOARD[sq].on_edge for sq in h.squares), "territory on the edge", "territories on the edge"
+    ),
     "explorer": _corners,
     "carpenter": _produced("wood", 1),
     "master_carpenter": _produced("wood", 2),
@@ -227,9 +234,11 @@ MISSIONS: dict[str, MissionScore] = {
     "carrot_king": _produced_at_least("carrot", 15, 5),
     "merchant": _luxury,
     "master_of_the_mountains": lambda h: _per(
-        2, sum(BOARD[sq].terrain == "mountain" for sq in h.squares), "mountain", "mountains"),
-    "carrotistador": lambda h: _per(4, sum(len(f.squares) >= 3 for f in h.fiefs), "fief of 3+ territories",
-                                    "fiefs of 3+ territories"),
+        2, sum(BOARD[sq].terrain == "mountain" for sq in h.squares), "mountain", "mountains"
+    ),
+    "carrotistador": lambda h: _per(
+        4, sum(len(f.squares) >= 3 for f in h.fiefs), "fief of 3+ territories", "fiefs of 3+ territories"
+    ),
     "harecingetorix": lambda h: _per(1, len(h.fiefs), "fief", "fiefs"),
     "hun_ny_king": lambda h: _threshold(12, len(h.fiefs), 10, "fief", "fiefs"),
     "bun_shee": _unproductive_cities,

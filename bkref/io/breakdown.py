@@ -27,12 +27,12 @@ from typing import Literal
 import msgspec
 
 from bkref.game.catalog import BASIC_RESOURCES, BOARD_ORDER, LUXURY_RESOURCES
-from bkref.io.diagnostics import Diagnostic
 from bkref.game.engine import State
 from bkref.game.events import End, Resource, Round, Rulings, SquareId
 from bkref.game.fiefs import Fief, tally, yield_of
-from bkref.io.referee import play
 from bkref.game.scoring import RULING_IDS, FinalScore, PlayerScore
+from bkref.io.diagnostics import Diagnostic
+from bkref.io.referee import play
 
 SCORE_FORMAT = "bkref-score/1"
 AnyResource = Literal[BASIC_RESOURCES + LUXURY_RESOURCES]  # type: ignore[valid-type]
@@ -156,16 +156,27 @@ def _round(line: int, state: State, running: Counter[str]) -> RoundScore:
         fiefs = state.harvests[-1][p]
         carrots = yield_of(fiefs)
         running[p] += carrots
-        posts = {sq: position.declared[sq] for sq in sorted(position.declared, key=BOARD_ORDER.__getitem__)
-                 if position.owner.get(sq) == p}
+        posts = {
+            sq: position.declared[sq]
+            for sq in sorted(position.declared, key=BOARD_ORDER.__getitem__)
+            if position.owner.get(sq) == p
+        }
         players[p] = HarvestScore([_fief(f, state) for f in fiefs], posts, carrots, running[p])
     return RoundScore(len(state.harvests), line, players)
 
 
 def _final(line: int, final: FinalScore) -> FinalBreakdown:
     totals = {p: s.total for p, s in final.players.items()}
-    ranking = [Standing(1 + sum(t > totals[p] for t in totals.values()), p, final.players[p].harvest,
-                        final.players[p].parchment_total, totals[p]) for p in final.ranking]
+    ranking = [
+        Standing(
+            1 + sum(t > totals[p] for t in totals.values()),
+            p,
+            final.players[p].harvest,
+            final.players[p].parchment_total,
+            totals[p],
+        )
+        for p in final.ranking
+    ]
     return FinalBreakdown(line, final.players, ranking, final.winners)
 
 
@@ -173,9 +184,16 @@ def _rulings(rulings: Rulings, final: FinalBreakdown | None) -> list[RulingUse]:
     defaults = Rulings()
     uses = []
     for name, rule in RULING_IDS.items():
-        rows = [] if final is None else [
-            RowRef(p, row.card) for p, score in final.players.items() for row in score.parchments if rule in row.rulings
-        ]
+        rows = (
+            []
+            if final is None
+            else [
+                RowRef(p, row.card)
+                for p, score in final.players.items()
+                for row in score.parchments
+                if rule in row.rulings
+            ]
+        )
         value = getattr(rulings, name)
         uses.append(RulingUse(rule, name, value, value == getattr(defaults, name), rows))
     return uses

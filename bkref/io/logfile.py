@@ -5,7 +5,8 @@ This is the only place that knows about files and JSON lines; the rules live in
 length is checked in constant memory. Every problem with the text itself is a
 ``Problem`` with rule ``F1`` and the physical line number (from 1).
 
->>> records = list(read_lines([b'{"type":"game","format":"bkref/1","players":["a","b"]}\\n', b'# a comment\\n', b'{"type":"deal"\\n']))
+>>> game = b'{"type":"game","format":"bkref/1","players":["a","b"]}\\n'
+>>> records = list(read_lines([game, b'# a comment\\n', b'{"type":"deal"\\n']))
 >>> records[0].line, type(records[0].event).__name__
 (1, 'Game')
 >>> records[1]
@@ -85,22 +86,29 @@ def _lower(text: str) -> str:
 
 # msgspec's error texts, each with the sentence it becomes (``what`` names the event).
 _MESSAGES: list[tuple[re.Pattern[str], Callable[[re.Match[str], int, str], str]]] = [
-    (re.compile(r"Object contains unknown field `(.+)`(?: - at `\$\.?(.*)`)?$"),
-     lambda m, line, what: f"{what} has an unknown field {m[1]!r}" + (f" in {m[2]}" if m[2] else "")),
-    (re.compile(r"Object missing required field `(.+)`(?: - at `\$(.*)`)?$"),
-     lambda m, line, what: f"{what} lacks the required field {m[1]!r}"),
-    (re.compile(r"Invalid enum value (.+) - at `key` in `\$\.(\w+)"),
-     lambda m, line, what: _bad_key(m[1], m[2])),
-    (re.compile(r"Invalid (?:enum )?value (.+) - at `\$\.?(.*)`$"),
-     lambda m, line, what: _bad_value(m[1], m[2])),
-    (re.compile(r"Expected `object`, got `(\w+)`$"),
-     lambda m, line, what: f"line {line} is not an event: a JSON {m[1]} where an object is needed"),
-    (re.compile(r"JSON is malformed: (.+) \(byte (\d+)\)$"),
-     lambda m, line, what: f"line {line} is not JSON: {m[1]} at column {int(m[2]) + 1}"),
-    (re.compile(r"(.+) - at `\$\.?(.*)`$"),
-     lambda m, line, what: f"{what}: {m[2] or 'the event'}: {_lower(m[1])}"),
-    (re.compile(r"Input data was truncated$"),
-     lambda m, line, what: f"line {line} is not complete JSON: it stops before the end of the object"),
+    (
+        re.compile(r"Object contains unknown field `(.+)`(?: - at `\$\.?(.*)`)?$"),
+        lambda m, line, what: f"{what} has an unknown field {m[1]!r}" + (f" in {m[2]}" if m[2] else ""),
+    ),
+    (
+        re.compile(r"Object missing required field `(.+)`(?: - at `\$(.*)`)?$"),
+        lambda m, line, what: f"{what} lacks the required field {m[1]!r}",
+    ),
+    (re.compile(r"Invalid enum value (.+) - at `key` in `\$\.(\w+)"), lambda m, line, what: _bad_key(m[1], m[2])),
+    (re.compile(r"Invalid (?:enum )?value (.+) - at `\$\.?(.*)`$"), lambda m, line, what: _bad_value(m[1], m[2])),
+    (
+        re.compile(r"Expected `object`, got `(\w+)`$"),
+        lambda m, line, what: f"line {line} is not an event: a JSON {m[1]} where an object is needed",
+    ),
+    (
+        re.compile(r"JSON is malformed: (.+) \(byte (\d+)\)$"),
+        lambda m, line, what: f"line {line} is not JSON: {m[1]} at column {int(m[2]) + 1}",
+    ),
+    (re.compile(r"(.+) - at `\$\.?(.*)`$"), lambda m, line, what: f"{what}: {m[2] or 'the event'}: {_lower(m[1])}"),
+    (
+        re.compile(r"Input data was truncated$"),
+        lambda m, line, what: f"line {line} is not complete JSON: it stops before the end of the object",
+    ),
 ]
 
 
@@ -147,9 +155,13 @@ def read_lines(lines: Iterable[bytes]) -> Iterator[Record | Problem]:
     decode = _DECODER.decode
     for number, raw in enumerate(lines, start=1):
         if number == 1 and raw.startswith(_BOM):
-            yield Problem(1, None, "the file starts with a UTF-8 byte order mark; bkref/1 logs are UTF-8 without "
-                          "one (save it without the BOM)")
-            raw = raw[len(_BOM):]
+            yield Problem(
+                1,
+                None,
+                "the file starts with a UTF-8 byte order mark; bkref/1 logs are UTF-8 without "
+                "one (save it without the BOM)",
+            )
+            raw = raw[len(_BOM) :]
         if raw.endswith(b"\r\n") and not crlf_reported:
             crlf_reported = True
             yield Problem(number, None, "lines end with CRLF (Windows line ends); bkref/1 logs end lines with LF alone")

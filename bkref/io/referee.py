@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from bkref.io.diagnostics import Diagnostic, exit_status
 from bkref.game.engine import State
 from bkref.game.events import Event, event_type
+from bkref.io.diagnostics import Diagnostic, exit_status
 from bkref.io.logfile import Problem, read_lines
 
 
@@ -45,8 +45,9 @@ class Report:
         return exit_status(self.diagnostics)
 
 
-def _played(path: Path, name: str, state: State, partial: bool) -> Iterator[tuple[int, Event, list[Diagnostic]]
-                                                                        | Diagnostic]:
+def _played(
+    path: Path, name: str, state: State, partial: bool
+) -> Iterator[tuple[int, Event, list[Diagnostic]] | Diagnostic]:
     """The core of ``play`` and ``check``: ``(line, event, diagnostics)`` per event played
     on ``state``, and the F1 and end-of-log diagnostics."""
     last = 0

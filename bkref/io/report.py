@@ -19,9 +19,10 @@ from urllib.parse import quote
 
 import msgspec
 
+from bkref.game.words import count
 from bkref.io.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, Diagnostic
 from bkref.io.referee import Report
-from bkref.game.words import count
+
 
 def summary(report: Report) -> str:
     """One line on a checked log: legal, illegal (with counts by rule) or unreadable."""
@@ -53,8 +54,9 @@ class Totals:
 
     def line(self) -> str:
         v = self.verdicts
-        return (f"{count(self.files, 'file')}: {count(self.games, 'game')}, "
-                f"{v[0]} legal, {v[1]} illegal, {v[2]} unreadable")
+        return (
+            f"{count(self.files, 'file')}: {count(self.games, 'game')}, {v[0]} legal, {v[1]} illegal, {v[2]} unreadable"
+        )
 
 
 class Output:
@@ -157,21 +159,25 @@ def sarif(diagnostics: list[Diagnostic]) -> dict[str, object]:
         location: dict[str, object] = {"artifactLocation": {"uri": quote(PurePath(d.file).as_posix())}}
         if d.line:
             location["region"] = {"startLine": d.line}
-        results.append({
-            "ruleId": d.rule,
-            "ruleIndex": index[d.rule],
-            "level": "error",
-            "message": {"text": d.message},
-            "locations": [{"physicalLocation": location}],
-        })
+        results.append(
+            {
+                "ruleId": d.rule,
+                "ruleIndex": index[d.rule],
+                "level": "error",
+                "message": {"text": d.message},
+                "locations": [{"physicalLocation": location}],
+            }
+        )
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "bkref", "version": _version(), "rules": rules}},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {"driver": {"name": "bkref", "version": _version(), "rules": rules}},
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
     }
 
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import msgspec
 
-from bkref.io.breakdown import SCORE_FORMAT, Breakdown
 from bkref.game.events import FORMAT, Event
+from bkref.io.breakdown import SCORE_FORMAT, Breakdown
 
 
 def _document(schema: dict[str, Any], title: str, description: str) -> str:
@@ -28,13 +28,18 @@ def _document(schema: dict[str, Any], title: str, description: str) -> str:
 
 def log_schema() -> str:
     """The schema of one log line, as stable, pretty-printed JSON text."""
-    return _document(msgspec.json.schema(Event), f"{FORMAT} game log event",
-                     "One line of a bkref/1 JSON-lines game log (see LOG-FORMAT.md).")
+    return _document(
+        msgspec.json.schema(Event),
+        f"{FORMAT} game log event",
+        "One line of a bkref/1 JSON-lines game log (see LOG-FORMAT.md).",
+    )
 
 
 def score_schema() -> str:
     """The schema of a score breakdown (``bkref score --format json``), as stable JSON text."""
-    return _document(msgspec.json.schema(Breakdown), f"{SCORE_FORMAT} score breakdown",
-                     "Where every golden carrot of a bkref/1 game log came from: each harvest's fiefs, "
-                     "each parchment, the totals, the ranking and the winners (bkref score --format json).")
-
+    return _document(
+        msgspec.json.schema(Breakdown),
+        f"{SCORE_FORMAT} score breakdown",
+        "Where every golden carrot of a bkref/1 game log came from: each harvest's fiefs, "
+        "each parchment, the totals, the ranking and the winners (bkref score --format json).",
+    )

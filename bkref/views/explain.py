@@ -52,13 +52,23 @@ def explain(rule_id: str) -> str:
     rule = RULES[rule_id.upper()]
     lines = [f"{rule.id} {rule.title}", _wrap(rule.text), ""]
     if rule.checked_by == "ruling":
-        lines.append(textwrap.fill(f"A ruling, not a move: a log sets it in its game event, as in "
-                                   f"\"rulings\":{{\"{rule.title}\":\"...\"}}; score breakdowns name the "
-                                   "rulings they applied.", WIDTH))
+        lines.append(
+            textwrap.fill(
+                f"A ruling, not a move: a log sets it in its game event, as in "
+                f'"rulings":{{"{rule.title}":"..."}}; score breakdowns name the '
+                "rulings they applied.",
+                WIDTH,
+            )
+        )
         return "\n".join(lines) + "\n"
     elif rule.id in COMPUTED:
-        lines.append(textwrap.fill(f"No single event breaks {rule.id}: it is part of how the referee counts. "
-                                   "A log that counts otherwise shows it in its expect figures, as X1.", WIDTH))
+        lines.append(
+            textwrap.fill(
+                f"No single event breaks {rule.id}: it is part of how the referee counts. "
+                "A log that counts otherwise shows it in its expect figures, as X1.",
+                WIDTH,
+            )
+        )
         lines.append("")
     lines += _example(example_for(rule.id))
     return "\n".join(lines) + "\n"
@@ -67,6 +77,8 @@ def explain(rule_id: str) -> str:
 def listing() -> str:
     """Every rule id with its title and how the referee checks it."""
     how = {"move": "checked on each event", "expect": "counted; shown by X1", "ruling": "a ruling"}
-    rows = [f"{rule.id:<3} {rule.title:<24} {how[rule.checked_by]}" for rule in
-            sorted(RULES.values(), key=lambda r: ("TSDPCHEFXR".index(r.id[0]), int(r.id[1:])))]
+    rows = [
+        f"{rule.id:<3} {rule.title:<24} {how[rule.checked_by]}"
+        for rule in sorted(RULES.values(), key=lambda r: ("TSDPCHEFXR".index(r.id[0]), int(r.id[1:])))
+    ]
     return "\n".join(rows) + "\n"

@@ -30,9 +30,9 @@ from bkref.game.engine import KEEP, State
 from bkref.game.events import Build, Deal, Draw, Event, Game, Harvest, Pick
 from bkref.game.fiefs import yield_of
 from bkref.game.position import Position
+from bkref.game.words import count
 from bkref.io.referee import Step
 from bkref.views.terminal import table as table_of
-from bkref.game.words import count
 
 PLAYER_STYLES = ("black on #e69f00", "black on #56b4e9", "black on #d883d8", "black on #8fd14f")
 """Seat colours (orange, sky blue, orchid, green): black letters on a light background, so they
@@ -51,13 +51,27 @@ TERRAIN = {
 The colours are mid-tones that stay readable on dark and light backgrounds."""
 
 FARM_CODES = {
-    "wood": "woo", "fish": "fis", "carrot": "car", "mushroom": "mus", "pearl": "pea",
-    "carrot_powder": "pow", "diamond": "dia", "gold": "gol", "copper": "cop", "steel": "ste",
+    "wood": "woo",
+    "fish": "fis",
+    "carrot": "car",
+    "mushroom": "mus",
+    "pearl": "pea",
+    "carrot_powder": "pow",
+    "diamond": "dia",
+    "gold": "gol",
+    "copper": "cop",
+    "steel": "ste",
 }
 LAVA_STYLE = "bold red1"
 PROBLEM_STYLE = "bold red1"
-_A_TERRAIN = {"forest": "a forest", "sea": "a sea", "field": "a field", "plains": "plains",
-              "mountain": "a mountain", "city": "a printed city"}
+_A_TERRAIN = {
+    "forest": "a forest",
+    "sea": "a sea",
+    "field": "a field",
+    "plains": "plains",
+    "mountain": "a mountain",
+    "city": "a printed city",
+}
 
 
 def tags(players: Sequence[str]) -> dict[str, str]:
@@ -258,11 +272,11 @@ def _pick_lines(step: Step, before: State) -> list[str]:
         picks = {}
     if len(picks) + 1 < len(before.players):
         hidden = "keeps 1 card and discards 1" if KEEP[len(before.players)] == 1 else "keeps 2 cards"
-        return lines + [f"{event.player} picks for turn {event.turn}: {hidden}, face down until every player "
-                        "has picked"]
+        face_down = f"{event.player} picks for turn {event.turn}: {hidden}, face down until every player has picked"
+        return [*lines, face_down]
     own_problem = any(d.line == step.line for d in step.diagnostics)
-    return lines + [f"{event.player} picks last for turn {event.turn}: every pick is revealed and played",
-                    *_revealed({**picks, event.player: None if own_problem else event}, before)]
+    revealed = _revealed({**picks, event.player: None if own_problem else event}, before)
+    return [*lines, f"{event.player} picks last for turn {event.turn}: every pick is revealed and played", *revealed]
 
 
 def describe(step: Step, before: State) -> list[str]:
@@ -273,26 +287,31 @@ def describe(step: Step, before: State) -> list[str]:
     if isinstance(event, Game):
         return [f"a game for {_and(event.players)}, in seat order"]
     if isinstance(event, Deal):
-        closed = [f"round {before.round} ends without its harvest event: it is harvested with no trading post "
-                  "declared"] if len(after.harvests) > len(before.harvests) else []
+        closed = (
+            [f"round {before.round} ends without its harvest event: it is harvested with no trading post declared"]
+            if len(after.harvests) > len(before.harvests)
+            else []
+        )
         if after.round != event.round:  # the round was closed, then the deal itself refused
-            return closed + [f"the deal of round {event.round}: illegal, skipped"]
+            return [*closed, f"the deal of round {event.round}: illegal, skipped"]
         first = after.players[0]
         reserve = f", and {len(after.reserves[first])} to each reserve" if after.reserves else ""
-        return closed + [f"the deal of round {event.round}: {len(after.hands[first])} cards to each hand{reserve}"]
+        return [*closed, f"the deal of round {event.round}: {len(after.hands[first])} cards to each hand{reserve}"]
     if isinstance(event, Pick):
         return _pick_lines(step, before)
     if isinstance(event, Draw):
         return [f"{event.player}'s provisions draws {_and(event.cards)}"] + [
-            "  " + _plays(before.position, event.player, card) for card in event.cards]
+            "  " + _plays(before.position, event.player, card) for card in event.cards
+        ]
     if isinstance(event, Build):
         return [_build_words(event, after.position)]
     if isinstance(event, Harvest):
         carrots = ", ".join(f"{p} {yield_of(after.harvests[-1][p])}" for p in after.players)
         lines = [f"the harvest of round {event.round}: {carrots} carrots"]
         declared = after.position.declared  # as the referee took them: a wrong declaration is ignored (H1)
-        lines += [f"  {after.position.owner[sq]}'s trading post on {sq} makes {resource}"
-                  for sq, resource in declared.items()]
+        lines += [
+            f"  {after.position.owner[sq]}'s trading post on {sq} makes {resource}" for sq, resource in declared.items()
+        ]
         return lines
     lines = ["the end of the game: every parchment is revealed and scored"]
     for p, chosen in sorted(after.copies.items(), key=lambda item: after.players.index(item[0])):
@@ -303,8 +322,10 @@ def describe(step: Step, before: State) -> list[str]:
 def _build_words(event: Build, position: Position) -> str:
     card, p, at = CARDS[event.card], event.player, event.at
     if card.kind == "sky_tower":
-        return f"{p} builds a sky tower on {at[0]} and {at[1]} ({building_code(position, at[0]).strip()}): " \
-               "the two squares now touch"
+        return (
+            f"{p} builds a sky tower on {at[0]} and {at[1]} ({building_code(position, at[0]).strip()}): "
+            "the two squares now touch"
+        )
     where = at[0]
     if card.kind == "camp":
         return f"{p} places {card.id} on {where}: claims {_A_TERRAIN[BOARD[where].terrain]}"
@@ -335,26 +356,54 @@ def _hand(state: State, player: str) -> str:
 
 def players(state: State) -> Table:
     """Each player: squares controlled, hand, supply, parchments held, carrots harvested so far."""
-    table = table_of("", "player", "squares", "hand", "supply", "parchments", "harvests", prose=("hand", "supply"),
-                   numbers=("squares", "parchments", "harvests"))
+    table = table_of(
+        "",
+        "player",
+        "squares",
+        "hand",
+        "supply",
+        "parchments",
+        "harvests",
+        prose=("hand", "supply"),
+        numbers=("squares", "parchments", "harvests"),
+    )
     marks = tags(state.players)
     for i, p in enumerate(state.players):
-        table.add_row(Text(f" {marks[p]} ", PLAYER_STYLES[i]), p, str(len(state.position.controlled(p))),
-                      _hand(state, p), _supply(state, p), str(len(state.parchments[p])),
-                      str(state.harvest_total(p)))
+        table.add_row(
+            Text(f" {marks[p]} ", PLAYER_STYLES[i]),
+            p,
+            str(len(state.position.controlled(p))),
+            _hand(state, p),
+            _supply(state, p),
+            str(len(state.parchments[p])),
+            str(state.harvest_total(p)),
+        )
     return table
 
 
 def harvest(state: State) -> Table:
     """The latest harvest: each player's fiefs with strength, wealth and carrots (H2-H4)."""
-    table = table_of("player", "fief", "strength", "wealth", "carrots", numbers=("strength", "carrots"), prose=("fief",),
-                   title=f"harvest of round {len(state.harvests)}")
+    table = table_of(
+        "player",
+        "fief",
+        "strength",
+        "wealth",
+        "carrots",
+        numbers=("strength", "carrots"),
+        prose=("fief",),
+        title=f"harvest of round {len(state.harvests)}",
+    )
     for p in state.players:
         fiefs = state.harvests[-1][p]
         for fief in fiefs:
             if fief.carrots:
-                table.add_row(p, f"{fief.squares[0]} ({count(len(fief.squares), 'square')})", str(fief.strength),
-                              f"{fief.wealth} ({', '.join(fief.resources)})", str(fief.carrots))
+                table.add_row(
+                    p,
+                    f"{fief.squares[0]} ({count(len(fief.squares), 'square')})",
+                    str(fief.strength),
+                    f"{fief.wealth} ({', '.join(fief.resources)})",
+                    str(fief.carrots),
+                )
         idle = [f.squares[0] for f in fiefs if not f.carrots]
         if idle:
             table.add_row(p, f"{len(idle)} more yielding nothing: {', '.join(idle)}", "", "", "0")
@@ -370,14 +419,26 @@ def final_scores(state: State) -> Group:
     """
     final = state.final
     assert final is not None
-    table = table_of("player", "harvests", "parchments", "total", numbers=("total",), prose=("parchments",),
-                     title="final scores (bkref score shows what each parchment counted)")
+    table = table_of(
+        "player",
+        "harvests",
+        "parchments",
+        "total",
+        numbers=("total",),
+        prose=("parchments",),
+        title="final scores (bkref score shows what each parchment counted)",
+    )
     for p in final.ranking:
         score = final.players[p]
-        cards = ", ".join(f"{row.card}{f' ({row.copied})' if row.copied else ''} {row.points}"
-                          for row in score.parchments)
-        table.add_row(p, f"{'+'.join(map(str, score.harvests))} = {score.harvest}",
-                      f"{score.parchment_total}: {cards}" if cards else "0", str(score.total))
+        cards = ", ".join(
+            f"{row.card}{f' ({row.copied})' if row.copied else ''} {row.points}" for row in score.parchments
+        )
+        table.add_row(
+            p,
+            f"{'+'.join(map(str, score.harvests))} = {score.harvest}",
+            f"{score.parchment_total}: {cards}" if cards else "0",
+            str(score.total),
+        )
     best = final.players[final.winners[0]].total
     if len(final.winners) == 1:
         won = f"{final.winners[0]} wins with {best}"
@@ -407,8 +468,12 @@ def position(steps: Sequence[Step], index: int, label: str) -> Group:
     earlier = [d.line for s in steps[:index] for d in s.diagnostics]
     if earlier:
         where = sorted(set(earlier))
-        parts.append(Text(f"{count(len(earlier), 'earlier problem')} in this log, on "
-                          f"{'line' if len(where) == 1 else 'lines'} {_and([str(n) for n in where])}"))
+        parts.append(
+            Text(
+                f"{count(len(earlier), 'earlier problem')} in this log, on "
+                f"{'line' if len(where) == 1 else 'lines'} {_and([str(n) for n in where])}"
+            )
+        )
     if index == len(steps) - 1 and not state.complete:
         parts.append(Text(f"the log stops here, {state.where()}"))
     parts += [Text(""), board(state), Text(""), legend(state), Text(""), players(state)]

@@ -14,9 +14,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from bkref.game.scoring import PlayerScore
 from bkref.io.breakdown import Breakdown, FinalBreakdown, RoundScore, RulingUse, breakdown
 from bkref.io.diagnostics import EXIT_UNREADABLE, exit_status
-from bkref.game.scoring import PlayerScore
 from bkref.views.terminal import console, emit
 from bkref.views.terminal import table as table_of
 
@@ -33,8 +33,11 @@ def _header(b: Breakdown) -> Text:
     text.append(f"\nThe game is {'complete' if b.complete else 'not complete'}: the log stops {b.stops}.")
     if not b.legal:
         n = len(b.diagnostics)
-        text.append(f"\nIllegal log: {n} problem{'s' if n > 1 else ''} (listed on standard error); "
-                    "illegal events are skipped, as validate does.", style="bold red")
+        text.append(
+            f"\nIllegal log: {n} problem{'s' if n > 1 else ''} (listed on standard error); "
+            "illegal events are skipped, as validate does.",
+            style="bold red",
+        )
     return text
 
 
@@ -48,17 +51,34 @@ def _rulings(rulings: list[RulingUse]) -> Table:
 
 
 def _round(r: RoundScore) -> Table:
-    table = table_of("Player", "Fief", "Cities", "Strength", "Resources", "Wealth", "Carrots", numbers=NUMBERS,
-                     prose=("Fief", "Resources"),
-                     title=f"Round {r.round} harvest (line {r.line})")
+    table = table_of(
+        "Player",
+        "Fief",
+        "Cities",
+        "Strength",
+        "Resources",
+        "Wealth",
+        "Carrots",
+        numbers=NUMBERS,
+        prose=("Fief", "Resources"),
+        title=f"Round {r.round} harvest (line {r.line})",
+    )
     for i, (player, h) in enumerate(r.players.items()):
         if i:
             table.add_section()
         name = player
         for f in h.fiefs:
             style = None if f.carrots else "dim"
-            table.add_row(name, " ".join(f.squares), str(f.cities), str(f.strength), ", ".join(f.resources) or "-",
-                          str(f.wealth), str(f.carrots), style=style)
+            table.add_row(
+                name,
+                " ".join(f.squares),
+                str(f.cities),
+                str(f.strength),
+                ", ".join(f.resources) or "-",
+                str(f.wealth),
+                str(f.carrots),
+                style=style,
+            )
             name = ""
         if h.trading_posts:
             posts = ", ".join(f"{sq} {resource}" for sq, resource in h.trading_posts.items())
@@ -69,8 +89,16 @@ def _round(r: RoundScore) -> Table:
 
 
 def _parchments(player: str, s: PlayerScore) -> Table:
-    table = table_of("Parchment", "Copies", "Counted", "Rulings", "Carrots", numbers=NUMBERS, prose=("Counted",),
-                     title=f"{player}'s parchments")
+    table = table_of(
+        "Parchment",
+        "Copies",
+        "Counted",
+        "Rulings",
+        "Carrots",
+        numbers=NUMBERS,
+        prose=("Counted",),
+        title=f"{player}'s parchments",
+    )
     for row in s.parchments:
         table.add_row(row.card, row.copied or "", row.counted, " ".join(row.rulings), str(row.points))
     table.add_section()
@@ -83,8 +111,14 @@ def _parchments(player: str, s: PlayerScore) -> Table:
 def _ranking(final: FinalBreakdown) -> Group:
     table = table_of("Rank", "Player", "Harvests", "Parchments", "Total", numbers=NUMBERS, title="Final ranking")
     for s in final.ranking:
-        table.add_row(str(s.rank), s.player, str(s.harvest), str(s.parchment_total), str(s.total),
-                      style="bold" if s.player in final.winners else None)
+        table.add_row(
+            str(s.rank),
+            s.player,
+            str(s.harvest),
+            str(s.parchment_total),
+            str(s.total),
+            style="bold" if s.player in final.winners else None,
+        )
     if len(final.winners) == 1:
         verdict = f"Winner: {final.winners[0]}"
     else:

@@ -27,8 +27,8 @@ from typing import TextIO
 
 from rich.console import Console
 
-from bkref.io.diagnostics import Diagnostic, exit_status
 from bkref.game.engine import ROUNDS
+from bkref.io.diagnostics import Diagnostic, exit_status
 from bkref.io.referee import Step, play
 from bkref.views.render import position
 from bkref.views.terminal import console as make_console
@@ -84,8 +84,9 @@ def start(steps: Sequence[Step], *, to: str | None, round_: str | None, default:
         for i, step in enumerate(steps):
             if len(step.state.harvests) >= wanted:
                 return i
-        raise ReplayError(f"--round {wanted}: this log has no harvest of round {wanted}; "
-                          f"it stops {steps[-1].state.where()}")
+        raise ReplayError(
+            f"--round {wanted}: this log has no harvest of round {wanted}; it stops {steps[-1].state.where()}"
+        )
     return default
 
 

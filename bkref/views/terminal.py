@@ -39,18 +39,27 @@ def console(out: TextIO, *, no_color: bool = False) -> Console:
     )
 
 
-def table(*columns: str, numbers: frozenset[str] | tuple[str, ...] = (), prose: tuple[str, ...] = (),
-          title: str | None = None) -> Table:
+def table(
+    *columns: str, numbers: frozenset[str] | tuple[str, ...] = (), prose: tuple[str, ...] = (), title: str | None = None
+) -> Table:
     """A table without outer borders; the columns named in ``numbers`` are right-aligned.
 
     Only the ``prose`` columns wrap their text at word boundaries; the others hold short
     values and are laid out without wrapping, which makes big tables much quicker to draw.
     """
-    made = Table(title=title, title_style="bold", title_justify="left", box=box.SIMPLE_HEAD,
-                 header_style="bold", pad_edge=False, show_edge=False)
+    made = Table(
+        title=title,
+        title_style="bold",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        header_style="bold",
+        pad_edge=False,
+        show_edge=False,
+    )
     for name in columns:
-        made.add_column(name, justify="right" if name in numbers else "left", overflow="fold",
-                        no_wrap=name not in prose)
+        made.add_column(
+            name, justify="right" if name in numbers else "left", overflow="fold", no_wrap=name not in prose
+        )
     return made
 
 
