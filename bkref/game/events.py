@@ -12,7 +12,7 @@ Build(round=1, player='bob', card='city2', at=['B4'])
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
@@ -20,19 +20,27 @@ from bkref.game.catalog import BASIC_RESOURCES, CARDS, SQUARES
 
 FORMAT = "bkref/1"
 
-CardId = Annotated[
-    Literal[tuple(CARDS)],  # type: ignore[valid-type]
-    msgspec.Meta(description="A card id: a square for a territory card, else an id of cards.csv."),
-]
-SquareId = Annotated[
-    Literal[SQUARES],  # type: ignore[valid-type]
-    msgspec.Meta(description="A square of the board, A1 (top left) to J10 (bottom right)."),
-]
 PlayerId = Annotated[str, msgspec.Meta(min_length=1, description="A player id of the game event.")]
 Round = Annotated[int, msgspec.Meta(ge=1, le=4, description="The round, 1 to 4.")]
 Turn = Annotated[int, msgspec.Meta(ge=1, le=10, description="The turn within the round, from 1.")]
-Resource = Literal[BASIC_RESOURCES]  # type: ignore[valid-type]
-CopyCard = Literal["liberal", "socialist"]
+if TYPE_CHECKING:
+    # mypy reads the ids as the plain strings the engine handles (copy choices included);
+    # the decoder checks them against the Literals below, built from the catalogue.
+    CardId = str
+    SquareId = str
+    Resource = str
+    CopyCard = str
+else:
+    CardId = Annotated[
+        Literal[tuple(CARDS)],
+        msgspec.Meta(description="A card id: a square for a territory card, else an id of cards.csv."),
+    ]
+    SquareId = Annotated[
+        Literal[SQUARES],
+        msgspec.Meta(description="A square of the board, A1 (top left) to J10 (bottom right)."),
+    ]
+    Resource = Literal[BASIC_RESOURCES]
+    CopyCard = Literal["liberal", "socialist"]
 
 
 class Rulings(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, frozen=True, gc=False):

@@ -346,7 +346,7 @@ class _Scorer:
                 out.append(ParchmentRow(card=card, counted="copies nothing", points=0))
                 continue
             if target == "opportunist":
-                points, counted, rulings = 0, "", []  # filled in by opportunist()
+                points, counted, rulings = 0, "", list[str]()  # filled in by opportunist()
             else:
                 points, counted, rulings = self.score(player, target)
             if via:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 import msgspec
 
@@ -34,10 +34,15 @@ from bkref.game.scoring import RULING_IDS, FinalScore, PlayerScore
 from bkref.io.diagnostics import Diagnostic
 from bkref.io.referee import play
 
-SCORE_FORMAT = "bkref-score/1"
-AnyResource = Literal[BASIC_RESOURCES + LUXURY_RESOURCES]  # type: ignore[valid-type]
-RulingId = Literal[tuple(RULING_IDS.values())]  # type: ignore[valid-type]
-RulingName = Literal[tuple(RULING_IDS)]  # type: ignore[valid-type]
+SCORE_FORMAT: Final = "bkref-score/1"
+if TYPE_CHECKING:  # mypy reads plain strings; the schema has the Literals built from the data
+    AnyResource = str
+    RulingId = str
+    RulingName = str
+else:
+    AnyResource = Literal[BASIC_RESOURCES + LUXURY_RESOURCES]
+    RulingId = Literal[tuple(RULING_IDS.values())]
+    RulingName = Literal[tuple(RULING_IDS)]
 
 
 class FiefScore(msgspec.Struct):
@@ -112,7 +117,7 @@ class Breakdown(msgspec.Struct):
     ``stops`` says where the log stops; ``final`` is null until the end event.
     """
 
-    format: Literal[SCORE_FORMAT]
+    format: Literal["bkref-score/1"]
     file: str
     players: list[str]
     player: str | None
