@@ -33,7 +33,7 @@ from typing import NamedTuple
 from bkref.game import scoring
 from bkref.game.catalog import BOARD, CARDS, COPY_CARDS, DECK_SIZE
 from bkref.game.events import FORMAT, Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
-from bkref.game.fiefs import Fief, connected, harvest, yield_of
+from bkref.game.fiefs import Fief, connected, fiefs, harvest, yield_of
 from bkref.game.position import Position
 from bkref.game.words import count
 
@@ -48,6 +48,20 @@ class Violation(NamedTuple):
 
     rule: str
     message: str
+
+
+class Due(NamedTuple):
+    """The decision a game waits for: its ``kind`` and the ``players`` who make it.
+
+    Kinds: ``game`` and ``deal`` (nobody's decision: the log's header, the deck),
+    ``pick`` (the players yet to pick this turn), ``draw`` (the owner of the oldest
+    provisions card to resolve), ``build`` (construction: any player may place
+    buildings, and the harvest with each player's trading post declarations closes
+    it), ``end`` (the copy choices of the players owning a copy card), ``over``.
+    """
+
+    kind: str
+    players: tuple[str, ...]
 
 
 class Skip(Exception):
@@ -160,6 +174,61 @@ class State:
 
     def harvest_total(self, player: str) -> int:
         return sum(yield_of(harvest.get(player, ())) for harvest in self.harvests)
+
+    def due(self) -> Due:
+        """The decision the game waits for now, and whose it is (see ``Due``)."""
+        phase = self.phase
+        if phase == "exploring":
+            if self.pending:
+                return Due("draw", (self.pending[0][0],))
+            return Due("pick", tuple(p for p in self.players if p not in self.picks))
+        if phase == "building":
+            return Due("build", self.players)
+        if phase == "ending":
+            return Due("end", tuple(p for p in self.players if COPY_CARDS.intersection(self.parchments[p])))
+        return Due({"setup": "game", "dealing": "deal"}.get(phase, "over"), ())
+
+    def is_legal(self, event: Event) -> bool:
+        """True when ``event`` breaks no rule now (and leaves this state as it is)."""
+        return not self.copy().play(event)
+
+    def legal_moves(self, player: str | None = None) -> list[Event]:
+        """Every legal event at the decision now due (``bkref.game.moves.legal_moves``)."""
+        from bkref.game.moves import legal_moves
+
+        return list(legal_moves(self, player))
+
+    # What a player or a program may ask of one player; each answer is a new object.
+
+    def hand_of(self, player: str) -> list[str]:
+        """The cards ``player`` holds (during exploration; empty before and after)."""
+        return list(self.hands.get(player, ()))
+
+    def reserve_of(self, player: str) -> list[str]:
+        """The cards left in ``player``'s face-down reserve, next first (2 players, D1, D3)."""
+        reserve = self.reserves.get(player, [])
+        return list(reserve[self.turn - 1 + (player in self.picks) :]) if self.phase == "exploring" else []
+
+    def supply_of(self, player: str) -> dict[str, int]:
+        """The buildings in ``player``'s supply, not yet placed (P2): card id to count, sorted."""
+        return {card: n for card, n in sorted(self.supply.get(player, Counter()).items()) if n > 0}
+
+    def parchments_of(self, player: str) -> list[str]:
+        """The parchments ``player`` owns (P4), in the order they came."""
+        return list(self.parchments.get(player, ()))
+
+    def squares_of(self, player: str) -> list[str]:
+        """The squares ``player`` controls (P1, C6), in board order."""
+        owner = self.position.owner
+        return [sq for sq in BOARD if owner.get(sq) == player]
+
+    def fiefs_of(self, player: str) -> list[Fief]:
+        """``player``'s fiefs on the board as it stands (H2-H4), with the latest declarations."""
+        return fiefs(self.position, player)
+
+    def carrots_of(self, player: str) -> int:
+        """The golden carrots ``player`` has so far: the harvests, then the final total once scored."""
+        return self.final.players[player].total if self.final is not None else self.harvest_total(player)
 
     def where(self) -> str:
         """Where the game stands, in words: "round 2, turn 3", "after the 4th harvest"."""

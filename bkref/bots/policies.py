@@ -1,0 +1,255 @@
+"""Policies: the programs that play the seats of a simulated game.
+
+The protocol
+------------
+A policy is a function ``policy(state, moves, rng) -> move``:
+
+- ``state`` is the live ``bkref.game.engine.State`` (read it, never change it: look
+  ahead on ``state.copy()`` or with ``bkref.game.engine.apply``);
+- ``moves`` is the non-empty list of legal moves of one decision, from
+  ``bkref.game.moves``, in a fixed order;
+- ``rng`` is the game's ``random.Random``, seeded by ``--seed``: draw any randomness
+  from it (not from the ``random`` module) and the same seed gives the same game;
+- it returns one element of ``moves`` (compared with ``==``): anything else stops the
+  game with an error naming the policy and the position.
+
+The decisions, by what ``moves`` holds:
+
+- ``Pick`` events: one player's pick of the turn (``moves.picks``);
+- ``Build`` events, then ``None`` last: a building to place now, or ``None`` to place
+  nothing more this construction. The policy is asked again after each build, as long
+  as a build is left. The builds are those of every seat the policy plays;
+- ``Harvest`` events, each holding only one player's trading post declarations: how
+  that player declares their posts (H1); asked only of players with posts;
+- ``End`` events: the copy choices (E7) of the seats the policy plays.
+
+A policy given for several seats decides construction and the end for all of them at
+once; with ``--policy`` once per seat, each seat's policy decides for that seat.
+
+``load(spec)`` finds a policy: ``random`` or ``greedy`` (bundled, below),
+``PKG.MODULE:FUNC`` (an importable module) or ``path/to/file.py:FUNC``.
+
+>>> import random
+>>> from bkref.game.events import Build
+>>> builds = [Build(round=1, player="ann", card="city1", at=[sq]) for sq in ("A1", "A2")]
+>>> random_policy(None, [*builds, None], random.Random(1))  # type: ignore[arg-type]
+Build(round=1, player='ann', card='city1', at=['A1'])
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from bkref.game.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS
+from bkref.game.engine import State, apply
+from bkref.game.events import Build, End, Harvest, Pick
+from bkref.game.fiefs import fiefs, yield_of
+from bkref.game.moves import builds
+from bkref.game.position import Position
+
+Move = Pick | Build | Harvest | End | None
+"""One choice of a decision: ``None`` is "place nothing more" in construction."""
+Policy = Callable[[State, Sequence[Move], random.Random], Move]
+
+T = TypeVar("T")
+Outlook = tuple[int, int]
+
+
+class PolicyError(ValueError):
+    """A policy that cannot be loaded or that broke the protocol; the message is one line."""
+
+
+# -- the bundled policies ------------------------------------------------------------
+
+
+def random_policy(state: State, moves: Sequence[Move], rng: random.Random) -> Move:
+    """``random``: every decision uniform among its legal options.
+
+    In construction: uniform over the (player, building) pairs that can be placed and
+    stopping; then uniform over that building's legal placements.
+    """
+    if isinstance(moves[0], Build):
+        groups: dict[tuple[str, str], list[Build]] = {}
+        for move in moves:
+            if isinstance(move, Build):
+                groups.setdefault((move.player, move.card), []).append(move)
+        which = rng.randrange(len(groups) + 1)
+        if which == len(groups):
+            return None
+        return rng.choice(list(groups.values())[which])
+    return rng.choice(moves)
+
+
+def greedy_policy(state: State, moves: Sequence[Move], rng: random.Random) -> Move:
+    """``greedy``: the option that raises the player's harvest the most; ties by ``rng``.
+
+    A pick is valued by what its territory cards add to the player's fiefs now, plus
+    what its buildings would add if placed now at their best square; with 2 players the
+    discard is the card worth least to the player. Construction places, one at a time,
+    the building that gains its owner the most, and stops when none gains anything.
+    Trading posts declare the best resources, copy cards copy the best parchment.
+    """
+    first = moves[0]
+    if isinstance(first, Pick):
+        return _greedy_pick(state, first.player, moves, rng)  # type: ignore[arg-type]
+    if isinstance(first, Build):
+        return _greedy_build(state, moves, rng)
+    if isinstance(first, Harvest):
+        return _greedy_declare(state, moves, rng)  # type: ignore[arg-type]
+    return _greedy_end(state, moves, rng)  # type: ignore[arg-type]
+
+
+BUNDLED: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}
+
+
+def outlook(state: State, player: str) -> Outlook:
+    """What ``player`` would harvest now, then the sum of their fiefs' strength and wealth.
+
+    The second figure ranks moves that harvest nothing yet but build towards it.
+    """
+    return _outlook(state.position, player)
+
+
+def _outlook(position: Position, player: str) -> Outlook:
+    mine = fiefs(position, player)
+    return yield_of(mine), sum(f.strength + f.wealth for f in mine)
+
+
+def built_outlook(after: State, build: Build) -> Outlook:
+    """The builder's ``outlook`` after ``build``; a new trading post at its best declaration (H1)."""
+    if build.card != "trading_post":
+        return outlook(after, build.player)
+    outlooks = []
+    for resource in BASIC_RESOURCES:
+        position = after.position.copy()
+        position.declared[build.at[0]] = resource
+        outlooks.append(_outlook(position, build.player))
+    return max(outlooks)
+
+
+def _gain(after: Outlook, before: Outlook) -> Outlook:
+    return after[0] - before[0], after[1] - before[1]
+
+
+def _plus(a: Outlook, b: Outlook) -> Outlook:
+    return a[0] + b[0], a[1] + b[1]
+
+
+def _best(rng: random.Random, options: Sequence[T], key: Callable[[T], Any]) -> T:
+    """The option with the highest key; ties broken by the seeded generator."""
+    keys = [key(option) for option in options]
+    top = max(keys)
+    return rng.choice([option for option, k in zip(options, keys) if k == top])
+
+
+def _building_value(state: State, player: str, card: str, before: Outlook) -> Outlook:
+    """The most ``card`` would add to ``player``'s outlook if it were built now (0 if nothing)."""
+    now = state.copy()
+    now.play_card(player, card)  # P2: into the supply
+    now.phase, now.camp_floor = "building", 0  # as if construction began now
+    gains = [_gain(built_outlook(apply(now, build)[0], build), before) for build in builds(now, player, card)]
+    return max([(0, 0), *gains])
+
+
+def _greedy_pick(state: State, player: str, options: Sequence[Pick], rng: random.Random) -> Pick:
+    before = outlook(state, player)
+    cards = sorted({c for pick in options for c in pick.keep + (pick.discard or [])})
+    buildings = {c: _building_value(state, player, c, before) for c in cards if CARDS[c].is_building}
+    claims: dict[tuple[str, ...], Outlook] = {}
+
+    def value(kept: list[str]) -> Outlook:
+        squares = tuple(c for c in kept if CARDS[c].kind == "territory")
+        if squares not in claims:
+            claimed = state.copy()
+            for square in squares:
+                claimed.play_card(player, square)  # P1, as the engine plays it
+            claims[squares] = _gain(outlook(claimed, player), before)
+        total = claims[squares]
+        for c in kept:
+            total = _plus(total, buildings.get(c, (0, 0)))
+        return total
+
+    def key(pick: Pick) -> tuple[int, ...]:
+        lost = value(pick.discard) if pick.discard else (0, 0)
+        return (*value(pick.keep), -lost[0], -lost[1])
+
+    return _best(rng, options, key)
+
+
+def _greedy_build(state: State, options: Sequence[Move], rng: random.Random) -> Build | None:
+    before = {p: outlook(state, p) for p in state.players}
+    moves = [
+        (build, _gain(built_outlook(apply(state, build)[0], build), before[build.player]))
+        for build in options
+        if isinstance(build, Build)
+    ]
+    moves = [(build, gain) for build, gain in moves if gain > (0, 0)]
+    if not moves:
+        return None
+    return _best(rng, moves, lambda move: move[1])[0]
+
+
+def _greedy_declare(state: State, options: Sequence[Harvest], rng: random.Random) -> Harvest:
+    def harvest(option: Harvest) -> int:
+        ((player, declared),) = option.trading_posts.items()
+        position = state.position.copy()
+        position.declared = dict(declared)
+        return _outlook(position, player)[0]
+
+    return _best(rng, options, harvest)
+
+
+def _greedy_end(state: State, options: Sequence[End], rng: random.Random) -> End:
+    def copiers_total(end: End) -> int:
+        final = apply(state, _with_all_copies(state, end))[0].final
+        assert final is not None
+        return sum(final.players[p].total for p in end.copies)
+
+    return _best(rng, options, copiers_total)
+
+
+def _with_all_copies(state: State, end: End) -> End:
+    """``end`` with every other copy card copying nothing, so that the engine can score it."""
+    copies: dict[str, dict[Any, Any]] = {
+        p: dict.fromkeys(sorted(COPY_CARDS.intersection(state.parchments[p]))) for p in state.players
+    }
+    for p, chosen in end.copies.items():
+        copies[p].update(chosen)
+    return End(copies={p: c for p, c in copies.items() if c})
+
+
+# -- finding a policy ----------------------------------------------------------------
+
+
+def load(spec: str) -> Policy:
+    """The policy ``spec`` names (see the module); ``PolicyError`` with a one-line reason if none."""
+    if spec in BUNDLED:
+        return BUNDLED[spec]
+    where, colon, name = spec.rpartition(":")
+    if not colon or not where or not name:
+        raise PolicyError(f"--policy must be random, greedy, PKG.MODULE:FUNC or path/to/file.py:FUNC, not {spec!r}")
+    try:
+        if where.endswith(".py"):
+            path = Path(where)
+            if not path.is_file():
+                raise PolicyError(f"policy {spec}: no such file {where}")
+            module_spec = importlib.util.spec_from_file_location(f"bkref_policy_{path.stem}", path)
+            if module_spec is None or module_spec.loader is None:
+                raise PolicyError(f"policy {spec}: {where} cannot be loaded as a Python module")
+            module = importlib.util.module_from_spec(module_spec)
+            module_spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+    except PolicyError:
+        raise
+    except Exception as error:  # whatever the user's module raises on import
+        raise PolicyError(f"policy {spec} cannot be imported: {type(error).__name__}: {error}") from None
+    function = getattr(module, name, None)
+    if not callable(function):
+        raise PolicyError(f"policy {spec}: {where} has no function {name}")
+    return function  # type: ignore[no-any-return]

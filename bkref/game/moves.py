@@ -1,0 +1,194 @@
+"""Legal moves: every event the rules allow at a decision point of a game.
+
+Pure functions of a ``State``; no I/O. What they list is what the engine accepts
+(``State.is_legal`` is the engine itself, and the tests check that the two agree both
+ways). Each list comes in a fixed order, so a seeded program that chooses among them
+plays the same game on every run:
+
+- ``picks(state, player)``: every distinct pick of the turn (D2, D3): two cards kept
+  (3-4 players), or one kept and one other discarded (2 players, the reserve card in
+  the hand, D3); kept cards in sorted order.
+- ``builds(state, player, card)``: every legal build of the construction (C1-C7):
+  player in seat order, then card id, then squares in board order (camps: only those
+  not below the camps already placed, C7; sky towers: two free squares of the player
+  in different fiefs, C5; farms on their terrain, C4).
+- ``declarations(state, player)``: every way ``player`` can declare their trading
+  posts (H1), each as a ``Harvest`` holding that player's declarations only;
+  ``harvests(state)``: every complete ``Harvest`` (all players' declarations).
+- ``ends(state)``: every legal set of copy choices (E7, R3).
+- ``deal(state)`` and ``draw(state)``: the one deal or draw the deck allows (no choice;
+  only when the game event gave the deck).
+- ``legal_moves(state)``: all of the above that fit the decision now due (``State.due``).
+
+>>> from bkref.game.engine import State
+>>> from bkref.game.events import Game, Deal
+>>> state = State()
+>>> state.play(Game(format="bkref/1", players=["ann", "bob", "cid"]))
+[]
+>>> hands = {"ann": ["A1", "A2", *["city1"] * 8, "city2", "city2"]}
+>>> rows = {"bob": ("B", "C"), "cid": ("D", "E")}
+>>> hands |= {p: [f"{r}{i}" for i in range(1, 11)] + [f"{s}1", f"{s}2"] for p, (r, s) in rows.items()}
+>>> state.play(Deal(round=1, hands=hands))
+[]
+>>> [" ".join(pick.keep) for pick in picks(state, "ann")]  # the same cards kept only once
+['A1 A2', 'A1 city1', 'A1 city2', 'A2 city1', 'A2 city2', 'city1 city1', 'city1 city2', 'city2 city2']
+>>> state.due()
+Due(kind='pick', players=('ann', 'bob', 'cid'))
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+
+from bkref.game.catalog import BASIC_RESOURCES, BOARD, CARDS, COPY_CARDS, SQUARES
+from bkref.game.engine import HAND_SIZE, KEEP, State
+from bkref.game.events import Build, Deal, Draw, End, Harvest, Pick
+from bkref.game.fiefs import regions
+
+Move = Pick | Build | Harvest | End | Deal | Draw
+
+
+def picks(state: State, player: str) -> list[Pick]:
+    """Every distinct pick ``player`` may make now (D2, D3); empty when no pick of theirs is due."""
+    if state.phase != "exploring" or state.pending or player not in state.left or player in state.picks:
+        return []
+    n = state.seats
+    hand = state.hand_now(player)
+    found: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    for kept in itertools.combinations(range(len(hand)), KEEP[n]):
+        keep = tuple(sorted(hand[i] for i in kept))
+        if n == 2:
+            found |= {(keep, (hand[i],)) for i in range(len(hand)) if i not in kept}
+        else:
+            found.add((keep, ()))
+    return [
+        Pick(round=state.round, turn=state.turn, player=player, keep=list(keep), discard=list(discard) or None)
+        for keep, discard in sorted(found)
+    ]
+
+
+def builds(state: State, player: str | None = None, card: str | None = None) -> list[Build]:
+    """Every build the engine accepts now, of ``player`` (default: every player) and ``card`` (default: any)."""
+    if state.phase != "building":
+        return []
+    position = state.position
+    owner = position.owner
+    occupied = position.occupied
+    found: list[Build] = []
+    for p in state.players if player is None else [q for q in state.players if q == player]:
+        supply = state.supply[p]
+        cards = sorted(c for c, n in supply.items() if n > 0 and (card is None or c == card))
+        mine = [sq for sq in SQUARES if owner.get(sq) == p and not occupied(sq)]
+        for c in cards:
+            info = CARDS[c]
+            squares: Iterable[list[str]]
+            if info.kind == "camp":
+                if info.priority < state.camp_floor:
+                    continue  # C7
+                squares = ([sq] for sq in SQUARES if sq not in owner and not occupied(sq))  # C6
+            elif info.kind == "sky_tower":
+                fief = {sq: i for i, group in enumerate(regions(position, p)) for sq in group}
+                squares = ([a, b] for a, b in itertools.combinations(mine, 2) if fief[a] != fief[b])  # C5
+            else:
+                need = info.requires_terrain
+                squares = ([sq] for sq in mine if need is None or BOARD[sq].terrain == need)  # C2-C4
+            found += [Build(round=state.round, player=p, card=c, at=at) for at in squares]
+    return found
+
+
+def trading_posts(state: State) -> dict[str, list[str]]:
+    """Each player's trading posts on the board (H1): players in seat order, squares in board order."""
+    position = state.position
+    posts: dict[str, list[str]] = {}
+    for sq in SQUARES:
+        if position.building.get(sq) == "trading_post":
+            posts.setdefault(position.owner[sq], []).append(sq)
+    return {p: posts[p] for p in state.players if p in posts}
+
+
+def _declare(posts: Sequence[str]) -> list[dict[str, str]]:
+    return [dict(zip(posts, choice)) for choice in itertools.product(BASIC_RESOURCES, repeat=len(posts))]
+
+
+def declarations(state: State, player: str) -> list[Harvest]:
+    """Every way ``player`` can declare their trading posts now (H1); empty when they have none."""
+    if state.phase != "building":
+        return []
+    posts = trading_posts(state).get(player, [])
+    if not posts:
+        return []
+    return [Harvest(round=state.round, trading_posts={player: declared}) for declared in _declare(posts)]
+
+
+def harvests(state: State) -> list[Harvest]:
+    """Every harvest that may close the construction now: each combination of declarations (H1)."""
+    if state.phase != "building":
+        return []
+    posts = trading_posts(state)
+    each = [[(p, declared) for declared in _declare(squares)] for p, squares in posts.items()]
+    return [Harvest(round=state.round, trading_posts=dict(choice)) for choice in itertools.product(*each)]
+
+
+def ends(state: State) -> list[End]:
+    """Every legal set of copy choices (E7, R3): each copy card on each parchment of its neighbour, or nothing."""
+    if state.phase != "ending":
+        return []
+    cards = [(p, card) for p in state.players for card in sorted(COPY_CARDS & set(state.parchments[p]))]
+    choices = []
+    for p, card in cards:
+        neighbour = state.right_of(p) if card == "liberal" else state.left_of(p)
+        choices.append([*sorted(set(state.parchments[neighbour])), None])
+    found = []
+    for combination in itertools.product(*choices):
+        copies: dict[str, dict[str, str | None]] = {}
+        for (p, card), target in zip(cards, combination):
+            copies.setdefault(p, {})[card] = target
+        end = End(copies=copies)  # type: ignore[arg-type]
+        if state.is_legal(end):
+            found.append(end)
+    return found
+
+
+def deal(state: State) -> Deal | None:
+    """The next round's deal as the deck gives it (D1): every hand, then (2 players) every reserve."""
+    if state.phase != "dealing" or state.deck is None:
+        return None
+    n = state.seats
+    size = HAND_SIZE[n]
+    cards = state.deck[state.deck_pos : state.deck_pos + size * n * (2 if n == 2 else 1)]
+    blocks = [cards[i : i + size] for i in range(0, len(cards), size)]
+    hands = dict(zip(state.players, blocks))
+    reserves = dict(zip(state.players, blocks[n:])) or None
+    return Deal(round=state.round + 1, hands=hands, reserves=reserves)
+
+
+def draw(state: State) -> Draw | None:
+    """The draw of the oldest provisions card waiting, as the deck gives it (P3)."""
+    if state.phase != "exploring" or not state.pending or state.deck is None:
+        return None
+    owner, _ = state.pending[0]
+    cards = state.deck[state.deck_pos : state.deck_pos + 2]
+    return Draw(round=state.round, turn=state.turn, player=owner, cards=cards)
+
+
+def legal_moves(state: State, player: str | None = None) -> list[Move]:
+    """Every legal event at the decision now due (see ``State.due``), of ``player`` if given.
+
+    Exploring: the picks of the players yet to pick, or the draw due. Construction:
+    the builds, then the harvests that close it. The end: the copy choices. A deal or
+    draw is listed only when the deck is known (it is then the only one).
+    """
+    due = state.due()
+    players = [p for p in due.players if player is None or p == player]
+    if due.kind == "pick":
+        return [pick for p in players for pick in picks(state, p)]
+    if due.kind in ("deal", "draw"):
+        forced = deal(state) if due.kind == "deal" else draw(state)
+        return [forced] if forced is not None and (player is None or player in due.players) else []
+    if due.kind == "build":
+        closing = harvests(state) if player is None else declarations(state, player)
+        return [*builds(state, player), *closing]
+    if due.kind == "end":
+        return list(ends(state)) if player is None or player in due.players else []
+    return []
