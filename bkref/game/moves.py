@@ -144,7 +144,7 @@ def ends(state: State) -> list[End]:
         copies: dict[str, dict[str, str | None]] = {}
         for (p, card), target in zip(cards, combination):
             copies.setdefault(p, {})[card] = target
-        end = End(copies=copies)  # type: ignore[arg-type]
+        end = End(copies=copies)
         if state.is_legal(end):
             found.append(end)
     return found
