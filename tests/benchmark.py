@@ -35,7 +35,8 @@ import msgspec
 
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game.events import Event
-from bkref.io.referee import check, check_paths
+from bkref.io.batch import Local
+from bkref.io.referee import check, check_item
 from bkref.views.stepper import load, show
 from bkref.views.terminal import console
 
@@ -118,7 +119,7 @@ def measure(folder: Path, repeat: int) -> None:
     line("validate, 2-4 players, one process", f"{len(every) / all_seconds:,.0f} games/s")
 
     batch = four * 10
-    parallel = best_of(max(1, repeat // 2), lambda: sum(r.events for r in check_paths(batch, jobs=2)))
+    parallel = best_of(max(1, repeat // 2), lambda: sum(r.events for r in Local(2).map(check_item, batch)))
     line(f"validate -j 2, 4 players ({len(batch)} logs)", f"{len(batch) / parallel:,.0f} games/s")
 
     decode = best_of(repeat, lambda: decode_all(four))

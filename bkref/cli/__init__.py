@@ -10,7 +10,7 @@ from importlib import import_module
 
 from bkref.cli.app import app
 
-COMMANDS = ("validate", "score", "replay", "simulate", "explain", "schema")
+COMMANDS = ("validate", "score", "standings", "replay", "simulate", "explain", "schema")
 for _command in COMMANDS:
     import_module(f"bkref.cli.{_command}")
 

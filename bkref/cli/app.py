@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from bkref.io.batch import Runner
 
 app = typer.Typer(
     name="bkref",
@@ -51,3 +57,31 @@ def write_output(text: str, output: str, *, make_folders: bool = False) -> bool:
     except OSError as error:
         raise fail(f"cannot write {output}: {error.strerror or error}") from None
     return True
+
+
+DaskOption = Annotated[
+    str | None,
+    typer.Option(
+        "--dask",
+        metavar="ADDRESS",
+        help="Run the per-game work on the Dask cluster whose scheduler is at ADDRESS (pip install 'bkref[dask]').",
+        show_default=False,
+    ),
+]
+
+
+@contextmanager
+def on_runner(jobs: int, dask: str | None) -> Iterator[Runner]:
+    """Where the per-game work runs: ``jobs`` local processes, or the Dask cluster at ``dask``.
+
+    A cluster that cannot be used is a one-line error (exit status 2).
+    """
+    from bkref.io.batch import ClusterError, runner
+
+    if dask is not None and jobs > 1:
+        raise fail("-j and --dask cannot be used together: the cluster decides how many workers run")
+    try:
+        with runner(jobs, dask) as run:
+            yield run
+    except ClusterError as error:
+        raise fail(str(error)) from None

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from bkref.cli.app import ValidateFormat, app
+from bkref.cli.app import DaskOption, ValidateFormat, app, on_runner
 
 
 @app.command()
@@ -29,19 +29,26 @@ def validate(
         int, typer.Option("--jobs", "-j", min=1, help="Check the logs in this many processes; same output.")
     ] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary line for legal logs (text format).")] = False,
+    dask: DaskOption = None,
 ) -> None:
     """Check game logs against the rules; print one line per problem.
 
     Exit status: 0 every log legal, 1 an illegal move or a mismatched expect,
     2 an unreadable log (F1) or bad usage.
     """
-    from bkref.io.referee import check_paths
-    from bkref.io.report import OUTPUTS, Totals
+    from functools import partial as bind
 
-    printer = OUTPUTS[output.value](sys.stdout, sys.stderr, quiet=quiet)
+    from bkref.io.referee import check_item, log_paths
+    from bkref.io.report import OUTPUTS, Totals
+    from bkref.views.progress import progress
+
+    items = list(log_paths(paths))
     totals = Totals()
-    for report in check_paths(paths, partial=partial, jobs=jobs):
-        printer.file(report)
-        totals.add(report)
-    printer.finish(totals)
+    with on_runner(jobs, dask) as run, progress(len(items), "validate") as advance:
+        printer = OUTPUTS[output.value](sys.stdout, sys.stderr, quiet=quiet)  # under the bar, if one shows
+        for report in run.map(bind(check_item, partial=partial), items):
+            printer.file(report)
+            totals.add(report)
+            advance()
+        printer.finish(totals)
     raise typer.Exit(totals.status)

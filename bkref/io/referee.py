@@ -143,22 +143,7 @@ def _refused(path: Path, message: str) -> Report:
     return report
 
 
-def _check_one(item: Path | Report, partial: bool) -> Report:
+def check_item(item: Path | Report, partial: bool = False) -> Report:
+    """The report of one item of ``log_paths``, without its final state (cheap to send
+    between processes)."""
     return item if isinstance(item, Report) else check(item, partial=partial, keep_state=False)
-
-
-def check_paths(paths: list[Path], *, partial: bool = False, jobs: int = 1) -> Iterator[Report]:
-    """Check every log named by ``paths``, in order (see ``log_paths``), in ``jobs`` processes.
-
-    The reports come in input order whatever ``jobs`` is, without their final states.
-    """
-    items = log_paths(paths)
-    if jobs <= 1:
-        for item in items:
-            yield _check_one(item, partial)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-    from functools import partial as bind
-
-    with ProcessPoolExecutor(jobs) as pool:
-        yield from pool.map(bind(_check_one, partial=partial), items, chunksize=16)

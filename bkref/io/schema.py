@@ -1,8 +1,9 @@
 """The JSON Schemas in ``schemas/``, generated from the types.
 
 ``log_schema`` describes one line of a ``bkref/1`` log (``bkref.game.events``),
-``score_schema`` the output of ``bkref score --format json`` (``bkref.io.breakdown``).
-``bkref schema`` and ``bkref schema --score`` write them.
+``score_schema`` the output of ``bkref score --format json`` (``bkref.io.breakdown``),
+``standings_schema`` that of ``bkref standings --format json`` (``bkref.io.standings``).
+``bkref schema``, ``bkref schema --score`` and ``bkref schema --standings`` write them.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import msgspec
 
 from bkref.game.events import FORMAT, Event
 from bkref.io.breakdown import SCORE_FORMAT, Breakdown
+from bkref.io.standings import STANDINGS_FORMAT, Standings
 
 
 def _document(schema: dict[str, Any], title: str, description: str) -> str:
@@ -42,4 +44,14 @@ def score_schema() -> str:
         f"{SCORE_FORMAT} score breakdown",
         "Where every golden carrot of a bkref/1 game log came from: each harvest's fiefs, "
         "each parchment, the totals, the ranking and the winners (bkref score --format json).",
+    )
+
+
+def standings_schema() -> str:
+    """The schema of ``bkref standings --format json``, as stable JSON text."""
+    return _document(
+        msgspec.json.schema(Standings),
+        f"{STANDINGS_FORMAT} standings",
+        "Many bkref/1 games at once: each game's verdict and scores, then wins and scores by player, "
+        "seat and parchment over the games counted (bkref standings --format json).",
     )

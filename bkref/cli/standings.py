@@ -1,0 +1,63 @@
+"""``bkref standings``."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from bkref.cli.app import DaskOption, app, on_runner
+
+
+class StandingsFormat(StrEnum):
+    text = "text"
+    csv = "csv"
+    json = "json"
+
+
+@app.command()
+def standings(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Game logs (.jsonl), or folders: every *.jsonl below them.", metavar="LOG|DIR...", show_default=False
+        ),
+    ],
+    output: Annotated[
+        StandingsFormat,
+        typer.Option("--format", help="text for people; csv (one row per game) or json for machines."),
+    ] = StandingsFormat.text,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, help="Read the logs in this many processes; same output.")
+    ] = 1,
+    include_illegal: Annotated[
+        bool,
+        typer.Option("--include-illegal", help="Count illegal games that reach a final score in the aggregates."),
+    ] = False,
+    dask: DaskOption = None,
+) -> None:
+    """Who won many games: every game's scores, then wins and scores by player, seat and parchment.
+
+    Exit status: that of validate on the same logs (0 all legal, 1 an illegal
+    game, 2 an unreadable one or bad usage).
+    """
+    from bkref.io.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, EXIT_UNREADABLE
+    from bkref.io.referee import log_paths
+    from bkref.io.standings import standings as standings_of
+    from bkref.io.standings import to_csv, to_json
+    from bkref.views.progress import progress
+
+    items = list(log_paths(paths))
+    with on_runner(jobs, dask) as run, progress(len(items), "standings") as advance:
+        result = standings_of(items, include_illegal, run, advance)
+    if output is StandingsFormat.text:
+        from bkref.views.standingsview import show
+
+        show(result, sys.stdout)
+    else:
+        sys.stdout.write(to_json(result) if output is StandingsFormat.json else to_csv(result))
+    status = {"legal": EXIT_LEGAL, "illegal": EXIT_ILLEGAL}
+    raise typer.Exit(max((status.get(r.status, EXIT_UNREADABLE) for r in result.games), default=EXIT_LEGAL))

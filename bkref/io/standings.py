@@ -1,0 +1,284 @@
+"""Standings of many games: one record per log, then who won, by player, seat and parchment.
+
+A ``GameRecord`` is what one log gives, read in one pass by the referee as ``validate``
+plays it (no explanation is built): legal or not, with its first problem, and each
+seat's harvest, parchment and final totals from the engine's own final score
+(``bkref.game.scoring``). ``aggregate`` reduces the records, in order, to a
+``Standings`` (``bkref standings --format json``, whose schema is generated from these
+classes). Illegal and unreadable games are listed but left out of the aggregates,
+unless ``include_illegal`` counts the ones that reached a final score.
+
+>>> from pathlib import Path
+>>> record = game_record(Path("replays/2p-ann-bob.jsonl"))
+>>> record.status, [(s.player, s.total) for s in record.seats], record.winners
+('legal', [('ann', 125), ('bob', 123)], ['ann'])
+>>> standings = aggregate([record], include_illegal=False)
+>>> [(p.player, p.games, p.wins) for p in standings.players]
+[('ann', 1, 1.0), ('bob', 1, 0.0)]
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import statistics
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Final, Literal
+
+import msgspec
+
+from bkref.io.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, Diagnostic
+from bkref.io.referee import Report, check
+
+if TYPE_CHECKING:
+    from bkref.io.batch import Runner
+
+STANDINGS_FORMAT: Final = "bkref-standings/1"
+
+Status = Literal["legal", "illegal", "unreadable"]
+
+
+class CardPoints(msgspec.Struct):
+    """One parchment a player owns (a copy card: what it copied) and its points."""
+
+    card: str
+    copied: str | None
+    points: int
+
+
+class SeatScore(msgspec.Struct):
+    """One seat's final score: the player, the harvest, parchment and final totals, each parchment."""
+
+    player: str
+    harvest: int
+    parchment_total: int
+    total: int
+    parchments: list[CardPoints]
+
+
+class GameRecord(msgspec.Struct):
+    """One log: its verdict, its first problem, and (once the end event is played) each seat's score.
+
+    ``players`` are the seats in order (empty when no ``game`` event was read); ``seats``
+    and ``winners`` are empty when the game has no final score.
+    """
+
+    file: str
+    status: Status
+    problems: int
+    first_problem: Diagnostic | None
+    players: list[str]
+    seats: list[SeatScore]
+    winners: list[str]
+
+    @property
+    def scored(self) -> bool:
+        return bool(self.seats)
+
+
+class PlayerStanding(msgspec.Struct):
+    """One player name over the games counted: wins (a shared victory counts as a share), scores."""
+
+    player: str
+    games: int
+    wins: float
+    win_rate: float
+    mean: float
+    median: float
+    min: int
+    max: int
+    mean_harvest: float
+    mean_parchments: float
+
+
+class SeatStanding(msgspec.Struct):
+    """One seat (1 = the first player) over the games counted; ``fair`` is the wins it would have
+    if every seat won equally often (1/players of each game)."""
+
+    seat: int
+    games: int
+    wins: float
+    win_rate: float
+    fair: float
+
+
+class CardStanding(msgspec.Struct):
+    """One parchment card over the games counted: how many times it was owned, and its mean points."""
+
+    card: str
+    owned: int
+    mean_points: float
+
+
+class Standings(msgspec.Struct):
+    """Every game read, and the aggregates over the games counted (``counted`` of them)."""
+
+    format: Literal["bkref-standings/1"]
+    include_illegal: bool
+    counted: int
+    left_out: int
+    games: list[GameRecord]
+    players: list[PlayerStanding]
+    seats: list[SeatStanding]
+    parchments: list[CardStanding]
+
+
+_STATUS: Final[dict[int, Status]] = {EXIT_LEGAL: "legal", EXIT_ILLEGAL: "illegal"}
+
+
+def record_of(report: Report) -> GameRecord:
+    """The record of one checked log (its report must keep its final state)."""
+    state = report.state
+    diagnostics = report.diagnostics
+    players = list(state.players) if state is not None and report.game_read else []
+    final = state.final if state is not None else None
+    seats = []
+    winners: list[str] = []
+    if final is not None:
+        for p in players:
+            s = final.players[p]
+            cards = [CardPoints(r.card, r.copied, r.points) for r in s.parchments]
+            seats.append(SeatScore(p, s.harvest, s.parchment_total, s.total, cards))
+        winners = list(final.winners)
+    return GameRecord(
+        file=report.path,
+        status=_STATUS.get(report.status, "unreadable"),
+        problems=len(diagnostics),
+        first_problem=diagnostics[0] if diagnostics else None,
+        players=players,
+        seats=seats,
+        winners=winners,
+    )
+
+
+def game_record(item: Path | Report) -> GameRecord:
+    """The record of one log (a ``Path``), or of a path refused before reading (a ``Report``).
+
+    A pure function of the log, picklable, so it maps onto processes or a cluster.
+    """
+    return record_of(item if isinstance(item, Report) else check(item))
+
+
+def counts(record: GameRecord, include_illegal: bool) -> bool:
+    """Whether ``record`` is counted in the aggregates."""
+    return record.scored and (include_illegal or record.status == "legal")
+
+
+def aggregate(records: list[GameRecord], include_illegal: bool) -> Standings:
+    """The standings of ``records``, in their order (the same records give the same bytes)."""
+    totals: dict[str, list[int]] = defaultdict(list)
+    harvests: dict[str, int] = defaultdict(int)
+    parchments: dict[str, int] = defaultdict(int)
+    wins: dict[str, Fraction] = defaultdict(Fraction)
+    seat_games: dict[int, int] = defaultdict(int)
+    seat_wins: dict[int, Fraction] = defaultdict(Fraction)
+    seat_fair: dict[int, Fraction] = defaultdict(Fraction)
+    card_owned: dict[str, int] = defaultdict(int)
+    card_points: dict[str, int] = defaultdict(int)
+    counted = [r for r in records if counts(r, include_illegal)]
+    for r in counted:
+        share = Fraction(1, len(r.winners))
+        for seat, s in enumerate(r.seats, 1):
+            totals[s.player].append(s.total)
+            harvests[s.player] += s.harvest
+            parchments[s.player] += s.parchment_total
+            seat_games[seat] += 1
+            seat_fair[seat] += Fraction(1, len(r.seats))
+            if s.player in r.winners:
+                wins[s.player] += share
+                seat_wins[seat] += share
+            for c in s.parchments:
+                card_owned[c.card] += 1
+                card_points[c.card] += c.points
+    players = [
+        PlayerStanding(
+            player=p,
+            games=len(t),
+            wins=float(wins[p]),
+            win_rate=float(wins[p] / len(t)),
+            mean=sum(t) / len(t),
+            median=float(statistics.median(t)),
+            min=min(t),
+            max=max(t),
+            mean_harvest=harvests[p] / len(t),
+            mean_parchments=parchments[p] / len(t),
+        )
+        for p, t in totals.items()
+    ]
+    players.sort(key=lambda s: (-s.wins, -s.mean, s.player))
+    seats = [
+        SeatStanding(seat, n, float(seat_wins[seat]), float(seat_wins[seat] / n), float(seat_fair[seat]))
+        for seat, n in sorted(seat_games.items())
+    ]
+    cards = [CardStanding(c, n, card_points[c] / n) for c, n in card_owned.items()]
+    cards.sort(key=lambda s: (-s.mean_points, -s.owned, s.card))
+    return Standings(
+        format=STANDINGS_FORMAT,
+        include_illegal=include_illegal,
+        counted=len(counted),
+        left_out=len(records) - len(counted),
+        games=records,
+        players=players,
+        seats=seats,
+        parchments=cards,
+    )
+
+
+def standings(
+    items: Sequence[Path | Report], include_illegal: bool, run: Runner, advance: Callable[[], None]
+) -> Standings:
+    """The standings of the logs ``items`` (from ``log_paths``): one record per log made by
+    ``run`` (this process, processes or a cluster), then reduced there; ``advance`` is
+    called after each record."""
+    records = []
+    for record in run.map(game_record, items):
+        records.append(record)
+        advance()
+    return run.reduce(aggregate, records, include_illegal)
+
+
+def to_json(standings: Standings) -> str:
+    """``bkref standings --format json``: one pretty-printed JSON object."""
+    return msgspec.json.format(msgspec.json.encode(standings).decode(), indent=2) + "\n"
+
+
+MAX_SEATS: Final = 4
+
+CSV_HEADER: Final = [
+    "file",
+    "status",
+    "rule",
+    "line",
+    "players",
+    *(f"seat{n}_{column}" for n in range(1, MAX_SEATS + 1) for column in ("player", "harvest", "parchments", "total")),
+    "winners",
+]
+"""The CSV columns: one row per game, four columns per seat (empty for the seats a game lacks)."""
+
+
+def to_csv(standings: Standings) -> str:
+    """``bkref standings --format csv``: a header row, then one row per game, in input order."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    for r in standings.games:
+        problem = r.first_problem
+        seats: list[object] = []
+        for s in r.seats:
+            seats += [s.player, s.harvest, s.parchment_total, s.total]
+        seats += [""] * (4 * MAX_SEATS - len(seats))
+        writer.writerow(
+            [
+                r.file,
+                r.status,
+                problem.rule if problem else "",
+                problem.line if problem else "",
+                " ".join(r.players),
+                *seats,
+                " ".join(r.winners),
+            ]
+        )
+    return out.getvalue()

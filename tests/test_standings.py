@@ -1,0 +1,174 @@
+"""``bkref standings``: many games at once, agreeing with ``bkref score`` game by game."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import jsonschema
+import msgspec
+import pytest
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+from bkref.bots.simulate import simulate, to_jsonl
+from bkref.io.breakdown import Breakdown
+from bkref.io.schema import standings_schema
+from bkref.io.standings import CSV_HEADER, Standings, aggregate, game_record
+from tests.conftest import REPLAYS, ROOT
+
+GENERATED = REPLAYS / "generated"
+ILLEGAL = REPLAYS / "illegal"
+
+
+class TextSnapshot(SingleFileSnapshotExtension):
+    _write_mode = WriteMode.TEXT
+    file_extension = "txt"
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory) -> Path:
+    """A folder of simulated games (2, 3 and 4 players, both policies), plus two illegal ones."""
+    folder = tmp_path_factory.mktemp("tournament")
+    for players in (2, 3, 4):
+        for seed, policy in ((5, "random"), (6, "greedy")):
+            (folder / f"{players}p-{seed}.jsonl").write_text(to_jsonl(simulate(players, seed, policy)))
+    for name in ("D2-keep-not-in-hand.jsonl", "F1-unknown-field.jsonl"):
+        shutil.copy(ILLEGAL / name, folder / f"zz-{name}")
+    return folder
+
+
+def standings_json(bkref, *args: str | Path) -> tuple[int, Standings]:
+    result = bkref("standings", "--format", "json", *args)
+    return result.exit_code, msgspec.json.decode(result.stdout, type=Standings, strict=True)
+
+
+def test_standings_agree_with_score_on_every_game(bkref, tournament: Path) -> None:
+    status, standings = standings_json(bkref, tournament)
+    assert status == 2  # the F1 log
+    paths = sorted(tournament.glob("*.jsonl"))
+    assert [r.file for r in standings.games] == [str(p) for p in paths]
+    scored = 0
+    for record, path in zip(standings.games, paths):
+        result = bkref("score", "--format", "json", path)
+        score = msgspec.json.decode(result.stdout, type=Breakdown, strict=True)
+        assert record.status == {0: "legal", 1: "illegal", 2: "unreadable"}[result.exit_code]
+        assert record.players == score.players
+        assert (record.first_problem, record.problems) == (
+            (score.diagnostics[0], len(score.diagnostics)) if score.diagnostics else (None, 0)
+        )
+        if score.final is None:
+            assert (record.seats, record.winners) == ([], [])
+            continue
+        scored += 1
+        assert record.winners == score.final.winners
+        for seat in record.seats:
+            expected = score.final.players[seat.player]
+            assert (seat.harvest, seat.parchment_total, seat.total) == (
+                expected.harvest,
+                expected.parchment_total,
+                expected.total,
+            )
+            assert [(c.card, c.copied, c.points) for c in seat.parchments] == [
+                (r.card, r.copied, r.points) for r in expected.parchments
+            ]
+    assert scored == len(paths) - 1  # every game but the one whose end event is unreadable
+    assert (standings.counted, standings.left_out) == (len(paths) - 2, 2)
+
+
+def test_aggregates_are_the_sums_of_the_games_counted(bkref, tournament: Path) -> None:
+    _, standings = standings_json(bkref, tournament)
+    counted = [r for r in standings.games if r.status == "legal"]
+    for s in standings.players:
+        totals = [seat.total for r in counted for seat in r.seats if seat.player == s.player]
+        wins = sum(Fraction(1, len(r.winners)) for r in counted if s.player in r.winners)
+        assert (s.games, s.wins, s.min, s.max) == (len(totals), float(wins), min(totals), max(totals))
+        assert s.mean == pytest.approx(sum(totals) / len(totals))
+    assert sum(s.wins for s in standings.seats) == pytest.approx(len(counted))
+    assert sum(s.fair for s in standings.seats) == pytest.approx(len(counted))
+    owned = sum(len(seat.parchments) for r in counted for seat in r.seats)
+    assert sum(c.owned for c in standings.parchments) == owned
+
+
+def test_a_shared_victory_counts_as_a_share() -> None:
+    record = game_record(REPLAYS / "3p-ann-bob-cid.jsonl")
+    assert record.winners == ["bob", "cid"]
+    standings = aggregate([record], include_illegal=False)
+    assert {s.player: s.wins for s in standings.players} == {"bob": 0.5, "cid": 0.5, "ann": 0.0}
+    assert [(s.seat, s.wins, s.fair) for s in standings.seats] == [
+        (1, 0.0, pytest.approx(1 / 3)),
+        (2, 0.5, pytest.approx(1 / 3)),
+        (3, 0.5, pytest.approx(1 / 3)),
+    ]
+
+
+def test_illegal_games_are_listed_and_left_out_unless_asked(bkref) -> None:
+    legal, illegal = REPLAYS / "3p-ann-bob-cid.jsonl", ILLEGAL / "D2-keep-not-in-hand.jsonl"
+    status, without = standings_json(bkref, legal, illegal, ROOT / "no-such-game.jsonl")
+    assert status == 2
+    assert [(r.status, r.first_problem.rule if r.first_problem else None) for r in without.games] == [
+        ("legal", None),
+        ("illegal", "D2"),
+        ("unreadable", "F1"),
+    ]
+    assert (without.counted, without.left_out) == (1, 2)
+    assert {s.player: s.games for s in without.players} == {"ann": 1, "bob": 1, "cid": 1}
+    _, counted = standings_json(bkref, "--include-illegal", legal, illegal, ROOT / "no-such-game.jsonl")
+    assert (counted.counted, counted.left_out) == (2, 1)  # the missing file has no score to count
+    assert {s.player: s.games for s in counted.players} == {"ann": 2, "bob": 2, "cid": 2}
+    assert counted.games == without.games
+
+
+def test_csv_is_one_header_row_and_one_row_per_game(bkref, tournament: Path) -> None:
+    result = bkref("standings", "--format", "csv", tournament)
+    rows = list(csv.reader(io.StringIO(result.stdout)))
+    assert rows[0] == CSV_HEADER
+    _, standings = standings_json(bkref, tournament)
+    assert len(rows) == 1 + len(standings.games)
+    for row, record in zip(rows[1:], standings.games):
+        cells = dict(zip(CSV_HEADER, row))
+        assert (cells["file"], cells["status"], cells["winners"]) == (
+            record.file,
+            record.status,
+            " ".join(record.winners),
+        )
+        assert cells["rule"] == (record.first_problem.rule if record.first_problem else "")
+        for n, seat in enumerate(record.seats, 1):
+            assert [cells[f"seat{n}_{c}"] for c in ("player", "harvest", "parchments", "total")] == [
+                seat.player,
+                str(seat.harvest),
+                str(seat.parchment_total),
+                str(seat.total),
+            ]
+        assert all(cells[f"seat{n}_total"] == "" for n in range(len(record.seats) + 1, 5))
+
+
+def test_json_follows_the_committed_schema(bkref, tournament: Path) -> None:
+    committed = (ROOT / "schemas" / "bkref-standings-1.schema.json").read_text()
+    assert committed == standings_schema(), "run `bkref schema --standings` and commit the schema"
+    result = bkref("standings", "--format", "json", "--include-illegal", tournament)
+    jsonschema.validate(json.loads(result.stdout), json.loads(committed))
+
+
+def test_processes_give_the_same_bytes(bkref, tournament: Path) -> None:
+    for output in ("json", "text"):
+        one = bkref("standings", "--format", output, tournament)
+        two = bkref("standings", "--format", output, "-j", "2", tournament)
+        assert (two.exit_code, two.stdout) == (one.exit_code, one.stdout)
+
+
+def test_text_standings_of_the_generated_games(bkref, monkeypatch, snapshot) -> None:
+    monkeypatch.chdir(ROOT)
+    result = bkref("standings", GENERATED.relative_to(ROOT))
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.startswith("Standings of 12 games: 12 counted\n")
+    assert result.stdout == snapshot(extension_class=TextSnapshot)
+
+
+def test_an_empty_folder_is_an_unreadable_game(bkref, tmp_path: Path) -> None:
+    result = bkref("standings", tmp_path)
+    assert result.exit_code == 2
+    assert result.stdout.startswith("Standings of 1 game: 0 counted, 1 left out")
