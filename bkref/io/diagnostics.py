@@ -3,13 +3,11 @@
 >>> d = Diagnostic("game.jsonl", 41, "pick", "D2", "bob picks A7, which is not in bob's hand: B4, C5")
 >>> d.text()
 "game.jsonl:41: D2 bob picks A7, which is not in bob's hand: B4, C5"
->>> print(Diagnostic("g.jsonl", 1, None, "F1", "unknown event type " + chr(13)).text())
-g.jsonl:1: F1 unknown event type \\r
+>>> Diagnostic("g.jsonl", 1, None, "F1", "unknown event type " + chr(13)).message
+'unknown event type \\\\r'
 """
 
 from __future__ import annotations
-
-import re
 
 import msgspec
 
@@ -27,17 +25,25 @@ class Diagnostic(msgspec.Struct, frozen=True):
     rule: str
     message: str
 
+    def __post_init__(self) -> None:
+        if not self.message.isprintable():  # a value quoted from the log may hold any character
+            msgspec.structs.force_setattr(self, "message", printable(self.message))
+
     def text(self) -> str:
-        """The ``path:line: RULE message`` line; control characters in it are escaped, so it stays one line."""
+        """The ``path:line: RULE message`` line; it stays one line whatever the file's name holds."""
         where = f"{self.file}:{self.line}" if self.line else self.file
-        return _CONTROL.sub(_escape, f"{where}: {self.rule} {self.message}")
+        return printable(f"{where}: {self.rule} {self.message}")
 
 
-_CONTROL = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
+def printable(text: str) -> str:
+    """``text`` with every character outside printable text escaped as Python does: ``\\n``, ``\\x85``, ``\\u202e``.
 
-
-def _escape(match: re.Match[str]) -> str:
-    return match.group().encode("unicode_escape").decode()
+    >>> print(printable("a" + chr(10) + "b" + chr(0x202E)))
+    a\\nb\\u202e
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def exit_status(diagnostics: list[Diagnostic]) -> int:

@@ -79,48 +79,75 @@ def _bad_value(value: str, path: str) -> str:
     return f"{value} is not allowed in {path}"
 
 
-def _lower(text: str) -> str:
-    text = text.replace("`", "")
-    return text[0].lower() + text[1:]
+# The JSON types msgspec names, as a player reads them.
+_KINDS = {
+    "int": "a whole number",
+    "float": "a number",
+    "str": "a string",
+    "bool": "true or false",
+    "null": "null",
+    "array": "an array",
+    "object": "an object",
+}
 
 
-# msgspec's error texts, each with the sentence it becomes (``what`` names the event).
-_MESSAGES: list[tuple[re.Pattern[str], Callable[[re.Match[str], int, str], str]]] = [
+_JSON_NAMES = {"int": "number", "float": "number", "str": "string", "bool": "boolean"}
+
+
+def _kinds(expected: str) -> str:
+    """``array | null`` becomes ``an array or null``."""
+    return " or ".join(_KINDS.get(kind, kind) for kind in expected.split(" | "))
+
+
+# msgspec's error texts (without their `` - at `$.path` `` tail), each with the sentence it becomes,
+# given what the error is about ("the deal event's round") and the path ("round").
+_MESSAGES: list[tuple[re.Pattern[str], Callable[[re.Match[str], str, str], str]]] = [
     (
-        re.compile(r"Object contains unknown field `(.+)`(?: - at `\$\.?(.*)`)?$"),
-        lambda m, line, what: f"{what} has an unknown field {m[1]!r}" + (f" in {m[2]}" if m[2] else ""),
+        re.compile(r"Object contains unknown field `(.*)`", re.DOTALL),
+        lambda m, subject, path: f"{subject} has an unknown field {m[1]!r}",
     ),
     (
-        re.compile(r"Object missing required field `(.+)`(?: - at `\$(.*)`)?$"),
-        lambda m, line, what: f"{what} lacks the required field {m[1]!r}",
+        re.compile(r"Object missing required field `(.*)`", re.DOTALL),
+        lambda m, subject, path: f"{subject} lacks the required field {m[1]!r}",
     ),
-    (re.compile(r"Invalid enum value (.+) - at `key` in `\$\.(\w+)"), lambda m, line, what: _bad_key(m[1], m[2])),
-    (re.compile(r"Invalid (?:enum )?value (.+) - at `\$\.?(.*)`$"), lambda m, line, what: _bad_value(m[1], m[2])),
+    (re.compile(r"Invalid (?:enum )?value (.*)", re.DOTALL), lambda m, subject, path: _bad_value(m[1], path)),
     (
-        re.compile(r"Expected `object`, got `(\w+)`$"),
-        lambda m, line, what: f"line {line} is not an event: a JSON {m[1]} where an object is needed",
+        re.compile(r"Expected `([a-z| ]+)`, got `(\w+)`"),
+        lambda m, subject, path: f"{subject} must be {_kinds(m[1])}, not {_KINDS.get(m[2], m[2])}",
     ),
+    (re.compile(r"Expected `str` of length >= 1"), lambda m, subject, path: f"{subject} must not be an empty string"),
     (
-        re.compile(r"JSON is malformed: (.+) \(byte (\d+)\)$"),
-        lambda m, line, what: f"line {line} is not JSON: {m[1]} at column {int(m[2]) + 1}",
+        re.compile(r"Expected `([a-z| ]+)` ([<>]=) (-?\d+)"),
+        lambda m, subject, path: f"{subject} must be {'at least' if m[2] == '>=' else 'at most'} {m[3]}",
     ),
-    (re.compile(r"(.+) - at `\$\.?(.*)`$"), lambda m, line, what: f"{what}: {m[2] or 'the event'}: {_lower(m[1])}"),
-    (
-        re.compile(r"Input data was truncated$"),
-        lambda m, line, what: f"line {line} is not complete JSON: it stops before the end of the object",
-    ),
+    (re.compile(r"Expected `([a-z| ]+)`"), lambda m, subject, path: f"{subject} must be {_kinds(m[1])}"),
 ]
+_AT = re.compile(r"(.*) - at (`key` in )?`\$\.?([^`]*)`", re.DOTALL)
+_MALFORMED = re.compile(r"JSON is malformed: (.+) \(byte (\d+)\)")
 
 
-def _explain(error: msgspec.DecodeError, line: int, kind: str | None) -> str:
-    """Turn a msgspec error into a sentence that names the field."""
+def _explain(error: msgspec.DecodeError, line: int, kind: str | None, offset: int) -> str:
+    """Turn a msgspec error into a sentence that names the field (``offset``: bytes before the line's JSON)."""
     text = str(error)
+    if text == "Input data was truncated":
+        return f"line {line} is not complete JSON: it stops before the end of the object"
+    malformed = _MALFORMED.fullmatch(text)
+    if malformed:
+        return f"line {line} is not JSON: {malformed[1]} at column {int(malformed[2]) + offset + 1}"
+    at = _AT.fullmatch(text)
+    body, key, path = (at[1], at[2], at[3]) if at else (text, None, "")
+    if not at and body.startswith("Expected `object`, got `"):
+        got = body.split("`")[3]
+        return f"line {line} is not an event: a JSON {_JSON_NAMES.get(got, got)} where an object is needed"
+    if key and body.startswith("Invalid enum value "):
+        return _bad_key(body.removeprefix("Invalid enum value "), path.split("[")[0])
     what = f"the {kind} event" if kind else "the event"
+    subject = f"a key of {path} in {what}" if key else f"{what}'s {path}" if path else what
     for pattern, message in _MESSAGES:
-        match = pattern.match(text)
+        match = pattern.fullmatch(body)
         if match:
-            return message(match, line, what)
-    return f"{what}: {_lower(text)}"
+            return message(match, subject, path)
+    return f"{subject} does not fit the bkref/1 format"
 
 
 _TYPE = re.compile(rb'"type"\s*:\s*"([a-z]+)"')
@@ -133,55 +160,67 @@ def _type_of(raw: bytes) -> str | None:
     return kind if kind in EVENT_TYPES else None
 
 
-def _not_text(number: int, raw: bytes) -> Problem | None:
-    """A fatal problem if ``raw`` is not text (a NUL byte, or not UTF-8): a binary file."""
+_UTF16 = 'this file is UTF-16 text (Windows\' "Unicode"); bkref/1 logs are UTF-8: save it as UTF-8'
+
+
+def _utf16(raw: bytes) -> bool:
+    """Whether the first line of a file is UTF-16: a UTF-16 byte order mark, or ASCII with NUL bytes between."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    return b"\0" in raw[:2] and any(not half.strip(b"\0") for half in (raw[0::2], raw[1::2]))
+
+
+def _not_text(number: int, raw: bytes, offset: int) -> Problem | None:
+    """A fatal problem if ``raw`` is not text (a NUL byte, or not UTF-8): a binary file, or another encoding."""
     if b"\0" in raw:
         return Problem(number, None, f"line {number} holds a NUL byte: this is a binary file, not a JSON-lines log")
     try:
         raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return Problem(number, None, f"line {number} is not UTF-8 text: this is not a JSON-lines log")
+    except UnicodeDecodeError as error:
+        column = error.start + offset + 1
+        return Problem(
+            number,
+            None,
+            f"line {number} is not UTF-8 text: byte 0x{raw[error.start]:02X} at column {column}; "
+            "bkref/1 logs are UTF-8: save the file as UTF-8",
+        )
     return None
 
 
 def read_lines(lines: Iterable[bytes]) -> Iterator[Record | Problem]:
     """Decode raw lines (each with its line end) into records and F1 problems.
 
-    A binary file, or any problem before a ``game`` event was read, is fatal: it is the
-    last thing yielded, because nothing after it can be checked.
+    Lines may end with LF or CRLF, and a UTF-8 byte order mark at the start is ignored.
+    A file that is not UTF-8 text, or any problem before a ``game`` event was read, is
+    fatal: it is the last thing yielded, because nothing after it can be checked.
     """
-    crlf_reported = False
     game_seen = False
     decode = _DECODER.decode
     for number, raw in enumerate(lines, start=1):
-        if number == 1 and raw.startswith(_BOM):
-            yield Problem(
-                1,
-                None,
-                "the file starts with a UTF-8 byte order mark; bkref/1 logs are UTF-8 without "
-                "one (save it without the BOM)",
-            )
-            raw = raw[len(_BOM) :]
-        if raw.endswith(b"\r\n") and not crlf_reported:
-            crlf_reported = True
-            yield Problem(number, None, "lines end with CRLF (Windows line ends); bkref/1 logs end lines with LF alone")
+        offset = 0  # bytes before the line's text: a byte order mark
+        if number == 1:
+            if _utf16(raw):
+                yield Problem(1, None, _UTF16)
+                return
+            if raw.startswith(_BOM):
+                raw, offset = raw[len(_BOM) :], len(_BOM)
         if raw[:1] != b"{":  # not the usual line: blank, a "#" comment (never decoded, but text), or a problem
-            raw = raw.strip()
-            if not raw or raw[0] == 35:
-                problem = _not_text(number, raw) if raw else None
+            text = raw.strip()
+            if not text or text[0] == 35:
+                problem = _not_text(number, raw, offset) if text else None
                 if problem:
                     yield problem
                     return
                 continue
         try:
-            event = decode(raw)  # JSON allows the line end as trailing white space
+            event = decode(raw)  # JSON allows the line end, LF or CRLF, as trailing white space
         except msgspec.DecodeError as error:
-            problem = _not_text(number, raw)
+            problem = _not_text(number, raw, offset)
             if problem:
                 yield problem
                 return
             kind = _type_of(raw)
-            yield Problem(number, kind, _explain(error, number, kind))
+            yield Problem(number, kind, _explain(error, number, kind, offset))
             if not game_seen:
                 return
             continue

@@ -120,14 +120,15 @@ def check(path: Path, label: str | None = None, *, partial: bool = False, keep_s
 
 
 def log_paths(paths: list[Path]) -> Iterator[Path | Report]:
-    """The logs named by ``paths``: files as given, folders as every ``*.jsonl`` below them, sorted.
+    """The logs named by ``paths``: files as given, folders as every ``*.jsonl`` below them
+    (the suffix in any case: ``*.JSONL`` too), sorted.
 
     A path that cannot be a log (missing, or a folder with no log) comes out as a Report
     holding one F1 diagnostic.
     """
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*.jsonl") if p.is_file())
+            found = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".jsonl" and p.is_file())
             if not found:
                 yield _refused(path, "is a folder with no *.jsonl log below it")
             yield from found
