@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from bkref.cli.app import app, fail
+from bkref.cli.app import app, fail, write_output
 
 
 @app.command()
@@ -30,12 +30,22 @@ def replay(
     no_color: Annotated[
         bool, typer.Option("--no-color", help="Plain text (always so when the output is not a terminal).")
     ] = False,
+    svg: Annotated[
+        str | None,
+        typer.Option("--svg", metavar="FILE|-", help="Write the position as an SVG picture instead (- for stdout)."),
+    ] = None,
+    html: Annotated[
+        str | None,
+        typer.Option("--html", metavar="FILE", help="Write the whole game as one self-contained HTML page instead."),
+    ] = None,
 ) -> None:
     """Show a game on the board, position by position.
 
     With no option, the final position and scores; with --to or --round, that position;
     with --step, walk through the game from there (or from the first event). An illegal
     event is shown at its step with validate's diagnostic, and the replay goes on.
+    --svg draws the position as a picture; --html writes a page that replays the whole
+    game in a browser (opening at that position), with no network needed.
 
     Exit status, for the whole log as validate gives it: 0 legal (a log that stops early
     included), 1 illegal events or mismatched expects, 2 lines that are not events, a log
@@ -44,6 +54,23 @@ def replay(
     from bkref.views.stepper import ReplayError
     from bkref.views.stepper import replay as show_replay
 
+    if svg is not None or html is not None:
+        if step:
+            raise fail("--step walks through the game in the terminal; --svg and --html write files: give one")
+        from bkref.views.page import page
+        from bkref.views.stepper import load, start
+        from bkref.views.stepper import status as log_status
+        from bkref.views.svg import picture
+
+        try:
+            steps = load(log)
+            index = start(steps, to=to, round_=round_, default=len(steps) - 1)
+        except ReplayError as error:
+            raise fail(str(error)) from None
+        for target, draw in ((svg, picture), (html, page)):
+            if target is not None and write_output(draw(steps, index, str(log)), target):
+                print(f"wrote {target}")
+        raise typer.Exit(log_status(steps))
     try:
         status = show_replay(log, step=step, to=to, round_=round_, color=not no_color)
     except ReplayError as error:

@@ -170,7 +170,8 @@ def _round(line: int, state: State, running: Counter[str]) -> RoundScore:
     return RoundScore(len(state.harvests), line, players)
 
 
-def _final(line: int, final: FinalScore) -> FinalBreakdown:
+def final_breakdown(line: int, final: FinalScore) -> FinalBreakdown:
+    """The final score of the ``end`` event on ``line``, with the ranking (E8)."""
     totals = {p: s.total for p, s in final.players.items()}
     ranking = [
         Standing(
@@ -223,7 +224,7 @@ def breakdown(path: Path) -> Breakdown:
         if len(state.harvests) > len(rounds):
             rounds.append(_round(item.line, state, running))
         elif isinstance(item.event, End) and final is None and state.final is not None:
-            final = _final(item.line, state.final)
+            final = final_breakdown(item.line, state.final)
     return Breakdown(
         format=SCORE_FORMAT,
         file=str(path),

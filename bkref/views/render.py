@@ -86,25 +86,51 @@ def tags(players: Sequence[str]) -> dict[str, str]:
     return {p: str(i) for i, p in enumerate(players, start=1)}
 
 
-def building_code(position: Position, square: str) -> str:
-    """The three characters that say what stands on ``square``: a city, farm, camp or tower."""
+def building(position: Position, square: str) -> tuple[str, str] | None:
+    """What stands on ``square`` as ``(kind, detail)``, or None: a ``printed city`` (detail 1), a
+    ``city`` (its strength), a ``camp`` (its priority), a ``sky tower`` (the number of its pair),
+    a ``farm`` (its resource) or a ``trading post`` (the resource of its latest declaration, or "").
+
+    >>> from bkref.game.position import Position
+    >>> p = Position(building={"B2": "city3", "D10": "camp4", "E5": "trading_post"})
+    >>> [building(p, sq) for sq in ("A4", "B2", "D10", "E5", "A5")]
+    [('printed city', '1'), ('city', '3'), ('camp', '4'), ('trading post', ''), None]
+    """
     if BOARD[square].printed_city:
-        return "(1)"
+        return "printed city", "1"
     card = position.building.get(square)
     if card is None:
-        return "   "
+        return None
     info = CARDS[card]
     if info.kind == "city":
-        return f"[{info.strength}]"
+        return "city", str(info.strength)
     if info.kind == "camp":
-        return f"^{info.priority} "
+        return "camp", str(info.priority)
     if info.kind == "sky_tower":
         pair = next(i for i, pair in enumerate(position.towers, start=1) if square in pair)
-        return f"T{pair} "
-    if info.produces is None:  # a trading post: the resource of its latest declaration
-        declared = position.declared.get(square)
-        return "tp" + (declared[0] if declared else "?")
-    return FARM_CODES[info.produces]
+        return "sky tower", str(pair)
+    if info.produces is None:
+        return "trading post", position.declared.get(square, "")
+    return "farm", info.produces
+
+
+def building_code(position: Position, square: str) -> str:
+    """The three characters that say what stands on ``square``: a city, farm, camp or tower."""
+    match building(position, square):
+        case None:
+            return "   "
+        case ("printed city", _):
+            return "(1)"
+        case ("city", strength):
+            return f"[{strength}]"
+        case ("camp", priority):
+            return f"^{priority} "
+        case ("sky tower", pair):
+            return f"T{pair} "
+        case ("trading post", declared):
+            return "tp" + (declared[0] if declared else "?")
+        case (_, resource):
+            return FARM_CODES[resource]
 
 
 def square_text(position: Position, square: str, tags: dict[str, str]) -> str:

@@ -88,7 +88,7 @@ def _round(r: RoundScore) -> Table:
     return table
 
 
-def _parchments(player: str, s: PlayerScore) -> Table:
+def parchments(player: str, s: PlayerScore) -> Table:
     table = table_of(
         "Parchment",
         "Copies",
@@ -108,7 +108,7 @@ def _parchments(player: str, s: PlayerScore) -> Table:
     return table
 
 
-def _ranking(final: FinalBreakdown) -> Group:
+def ranking(final: FinalBreakdown) -> Group:
     table = table_of("Rank", "Player", "Harvests", "Parchments", "Total", numbers=NUMBERS, title="Final ranking")
     for s in final.ranking:
         table.add_row(
@@ -135,8 +135,8 @@ def print_breakdown(b: Breakdown, out: TextIO, *, no_color: bool = False) -> Non
     if b.final is None:
         parts.append(Text(f"No final score: the log stops {b.stops}."))
     else:
-        parts += [_parchments(p, s) for p, s in b.final.players.items()]
-        parts.append(_ranking(b.final))
+        parts += [parchments(p, s) for p, s in b.final.players.items()]
+        parts.append(ranking(b.final))
     emit(console(out, no_color=no_color), *parts)
 
 

@@ -159,4 +159,9 @@ def replay(path: Path, *, step: bool, to: str | None, round_: str | None, color:
             console.print()
     else:
         show(console, steps, index, str(path))
+    return status(steps)
+
+
+def status(steps: Sequence[Step]) -> int:
+    """The exit status of the whole log, as ``validate`` gives it (a log that stops early is not a problem)."""
     return exit_status([d for s in steps for d in s.diagnostics])

@@ -1,0 +1,191 @@
+"""`bkref replay --svg` and `--html`: the pictures of positions and the page of a whole game."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from html import escape
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+from bkref.views.render import tags
+from bkref.views.stepper import load
+from tests.conftest import REPLAYS, ROOT
+
+SVG = "{http://www.w3.org/2000/svg}"
+XHTML = "{http://www.w3.org/1999/xhtml}"
+LOGS = sorted(REPLAYS.rglob("*.jsonl"))
+
+
+@pytest.fixture(autouse=True)
+def in_the_project(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+class SvgSnapshot(SingleFileSnapshotExtension):
+    """One .svg file per snapshot: read as text, or opened as the picture it is."""
+
+    _write_mode = WriteMode.TEXT
+    file_extension = "svg"
+
+
+# Read once against the log and looked at as pictures: the 2-player game mid-round 4 with
+# bob's camp1 on A8 and ann's sky tower F5-I5 joined; the 4-player game's harvest of round 3
+# (dee's trading post on A8 declared); a city built on a printed city (C3), refused and shown
+# with validate's text; the worked example's first harvest.
+PICTURES = {
+    "2p-mid-round": ("replays/2p-ann-bob.jsonl", ["--to", "95"]),
+    "4p-harvest": ("replays/4p-ann-bob-cid-dee.jsonl", ["--round", "3"]),
+    "illegal-C3": ("replays/illegal/C3-city-on-printed-city.jsonl", ["--to", "24"]),
+    "worked-example": ("replays/worked-example.jsonl", []),
+}
+
+
+@pytest.mark.parametrize("name", PICTURES)
+def test_svg_matches_the_snapshot(bkref, snapshot, name: str) -> None:
+    log, args = PICTURES[name]
+    result = bkref("replay", log, *args, "--svg", "-")
+    assert result.exit_code == (1 if "illegal" in log else 0), result.stderr
+    assert result.stdout == snapshot.use_extension(SvgSnapshot)
+
+
+def test_svg_shows_owners_buildings_and_the_last_move(bkref) -> None:
+    """The 2-player picture after event 95 holds what the engine's position holds."""
+    steps = load(Path("replays/2p-ann-bob.jsonl"))
+    state, before = steps[94].state, steps[93].state
+    root = ET.fromstring(bkref("replay", "replays/2p-ann-bob.jsonl", "--to", "95", "--svg", "-").stdout)
+    drawn = {g.get("data-square"): g for g in root.iter(f"{SVG}g") if g.get("class") == "sq"}
+    owners = {sq: g.get("data-owner") for sq, g in drawn.items() if g.get("data-owner")}
+    assert owners == state.position.owner
+    letters = tags(state.players)
+    for sq, g in drawn.items():
+        shown = [t.text for t in g.iter(f"{SVG}text") if t.get("class") == "letter"]
+        assert shown == ([letters[state.position.owner[sq]]] if sq in state.position.owner else [])
+    assert {sq for sq in drawn if sq not in owners} <= set(state.position.building)
+    frames = [r for r in root.iter(f"{SVG}rect") if r.get("class") == "last"]
+    moved = [
+        sq
+        for sq in set(state.position.owner) | set(before.position.owner) | set(state.position.building)
+        if state.position.owner.get(sq) != before.position.owner.get(sq)
+        or state.position.building.get(sq) != before.position.building.get(sq)
+    ]
+    assert len(frames) == len(moved) + 1  # and one in the legend
+    joins = [line for line in root.iter(f"{SVG}line") if line.get("class") == "join"]
+    assert len(joins) == len(state.position.towers) + 1  # and one in the legend
+
+
+class _Balanced(HTMLParser):
+    """Checks that every element of an HTML page is closed in order (void elements aside)."""
+
+    VOID = frozenset({"meta", "input", "br", "img", "link"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        pass
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.open and self.open[-1] == tag, f"</{tag}> closes <{self.open[-1] if self.open else None}>"
+        self.open.pop()
+
+
+def _no_network(text: str) -> None:
+    """Nothing in a page or picture is fetched: no src or href, no url() or @import in styles."""
+    assert not re.search(r"\s(src|href|xlink:href)=", text)
+    assert "url(" not in text and "@import" not in text
+    assert re.findall(r"https?://[^\"'\s]*", text) in (
+        ["http://www.w3.org/2000/svg"],
+        ["http://www.w3.org/1999/xhtml", "http://www.w3.org/2000/svg"],
+    )
+
+
+@pytest.mark.parametrize("log", LOGS, ids=[str(p.relative_to(REPLAYS)) for p in LOGS])
+def test_every_svg_and_page_is_well_formed(bkref, tmp_path: Path, log: Path) -> None:
+    """Each bundled log's final picture and page parse as XML (the page as XHTML and as HTML)."""
+    picture, page = tmp_path / "final.svg", tmp_path / "game.html"
+    result = bkref("replay", log, "--svg", picture, "--html", page)
+    if result.exit_code == 2 and not picture.exists():  # no event to draw: one line, nothing written
+        assert result.stderr.count("\n") == 1 and not page.exists()
+        return
+    assert result.stdout == f"wrote {picture}\nwrote {page}\n"
+    svg_root = ET.parse(picture).getroot()
+    assert svg_root.tag == f"{SVG}svg"
+    html = page.read_text(encoding="utf-8")
+    root = ET.fromstring(html)
+    assert root.tag == f"{XHTML}html"
+    checker = _Balanced()
+    checker.feed(html)
+    checker.close()
+    assert checker.open == []
+    _no_network(picture.read_text(encoding="utf-8"))
+    _no_network(html)
+    data = json.loads(next(s for s in root.iter(f"{XHTML}script") if s.get("id") == "data").text or "")
+    steps = load(log)
+    assert len(data["steps"]) == len(steps)
+    assert [li.get("data-i") for li in root.iter(f"{XHTML}li")] == [str(i) for i in range(len(steps))]
+
+
+def test_illegal_events_carry_validates_text(bkref, tmp_path: Path) -> None:
+    """On the page, a refused event's log line and panel hold the lines validate prints."""
+    log = "replays/illegal/C3-city-on-printed-city.jsonl"
+    printed = bkref("validate", log).stdout.splitlines()
+    problems = [line for line in printed if line.startswith(log)]
+    assert problems
+    bkref("replay", log, "--html", tmp_path / "g.html")
+    root = ET.parse(tmp_path / "g.html").getroot()
+    bad = [li for li in root.iter(f"{XHTML}li") if li.get("class") == "bad"]
+    shown = [span.text for li in bad for span in li.iter(f"{XHTML}span")]
+    assert shown == problems
+    data = json.loads(next(s for s in root.iter(f"{XHTML}script") if s.get("id") == "data").text or "")
+    step = data["steps"][int(bad[0].get("data-i") or "")]
+    assert all(f'<p class="problem">{escape(line)}</p>' in step["ev"] for line in problems)
+
+
+def test_outputs_are_the_same_bytes_every_time(bkref, tmp_path: Path) -> None:
+    log = "replays/4p-ann-bob-cid-dee.jsonl"
+    first = [bkref("replay", log, "--to", "50", "--svg", "-").stdout]
+    bkref("replay", log, "--to", "50", "--html", tmp_path / "a.html")
+    bkref("replay", log, "--to", "50", "--html", tmp_path / "b.html")
+    assert (tmp_path / "a.html").read_bytes() == (tmp_path / "b.html").read_bytes()
+    assert bkref("replay", log, "--to", "50", "--svg", "-").stdout == first[0]
+
+
+def test_a_four_player_page_stays_small(bkref, tmp_path: Path) -> None:
+    """The issue's budget: a 4-player game's page under 2 MB."""
+    for log in sorted(REPLAYS.rglob("4p-*.jsonl")):
+        bkref("replay", log, "--html", tmp_path / "g.html")
+        assert (tmp_path / "g.html").stat().st_size < 2_000_000
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--step", "--svg", "-"], "bkref: error: --step walks through the game in the terminal"),
+        (["--to", "999", "--svg", "-"], "bkref: error: --to 999: give an event number"),
+        (["--html", "no-such-folder/g.html"], "bkref: error: cannot write no-such-folder/g.html: No such file"),
+    ],
+)
+def test_bad_usage_is_one_line(bkref, args: list[str], message: str) -> None:
+    result = bkref("replay", "replays/worked-example.jsonl", *args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith(message) and result.stderr.count("\n") == 1
+
+
+def test_the_readme_picture_is_the_commands_output(bkref) -> None:
+    """docs/4p-round-3.svg, shown in the README, is what the README's command writes."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = "bkref replay replays/4p-ann-bob-cid-dee.jsonl --round 3 --svg docs/4p-round-3.svg"
+    assert command in readme and "](docs/4p-round-3.svg)" in readme
+    shown = bkref(*command.split()[1:-1], "-").stdout
+    assert (ROOT / "docs" / "4p-round-3.svg").read_text(encoding="utf-8") == shown
