@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import importlib
+import json
+import pkgutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+import bkref
 from bkref.cli import app
+from bkref.io.referee import Report, check
+
+# Hypothesis mixes into its examples the constants of the project's modules loaded when a
+# property runs, so which tests ran before (and what they imported) would change the examples
+# of a derandomized property. Every module of bkref is loaded here, before any test, so each
+# property draws the same examples alone, in the whole suite, in any order.
+for _module in pkgutil.walk_packages(bkref.__path__, "bkref."):
+    if _module.name != "bkref.__main__":  # running it runs the command line
+        importlib.import_module(_module.name)
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
@@ -37,3 +51,20 @@ def bkref():
         return Result(result.exit_code, result.stdout, result.stderr)
 
     return run
+
+
+def replay(name: str) -> list[dict[str, Any]]:
+    """The events of a bundled replay (``replays/NAME.jsonl``) as JSON objects, one a line."""
+    return [json.loads(line) for line in (REPLAYS / f"{name}.jsonl").read_text().splitlines() if line.startswith("{")]
+
+
+def referee(tmp_path: Path, events: list[dict[str, Any]]) -> Report:
+    """``events`` written one a line (line N is ``events[N - 1]``) and checked as a log."""
+    path = tmp_path / "game.jsonl"
+    path.write_text("".join(json.dumps(event) + "\n" for event in events))
+    return check(path)
+
+
+def found(report: Report) -> list[tuple[str, int, str]]:
+    """Each diagnostic of ``report`` as (rule, line, message)."""
+    return [(d.rule, d.line, d.message) for d in report.diagnostics]

@@ -47,31 +47,118 @@ def _damaged(monkeypatch, name: str, change) -> None:
     monkeypatch.setattr(catalog, "_rows", rows)
 
 
+GAME_HAS = ", the game has {'territory': 100, 'building': 42, 'provisions': 3, 'parchment': 37}"
+
+
+def _edit(rows: list[dict[str, str]], key: str, value: str, **fields: str) -> list[dict[str, str]]:
+    """``rows`` with ``fields`` changed in the row whose ``key`` column is ``value``."""
+    return [dict(r, **fields) if r[key] == value else r for r in rows]
+
+
 @pytest.mark.parametrize(
-    ("name", "change", "words"),
+    ("name", "change", "message"),
     [
-        ("board.csv", lambda rows: rows[:-1], "99 squares"),
+        ("board.csv", lambda rows: rows[:-1], "board.csv: 99 squares, the board has 100"),
+        ("board.csv", lambda rows: [*rows, rows[0]], "board.csv: unknown or repeated square 'A1'"),
         (
             "board.csv",
-            lambda rows: [dict(r, printed_city="0") if r["square"] == "A4" else r for r in rows],
-            "17 printed cities",
+            lambda rows: _edit(rows, "square", "J10", square="K1"),
+            "board.csv: unknown or repeated square 'K1'",
         ),
         (
             "board.csv",
-            lambda rows: [dict(r, terrain="swamp") if r["square"] == "A1" else r for r in rows],
-            "unknown terrain",
+            lambda rows: _edit(rows, "square", "A4", printed_city="0"),
+            "board.csv: 17 printed cities, the board has 18",
         ),
-        ("cards.csv", lambda rows: [dict(r, copies="8") if r["id"] == "city1" else r for r in rows], "card counts"),
-        ("cards.csv", lambda rows: rows + rows[:1], "repeated id"),
+        (
+            "board.csv",
+            lambda rows: _edit(rows, "square", "A1", printed_city="1"),
+            "board.csv: 19 printed cities, the board has 18",
+        ),
+        (
+            "board.csv",
+            lambda rows: _edit(rows, "square", "A1", terrain="swamp"),
+            "board.csv: A1 has unknown terrain 'swamp'",
+        ),
+        (
+            "board.csv",
+            lambda rows: _edit(rows, "square", "A1", resource="gold"),
+            "board.csv: A1 has unknown resource 'gold'",
+        ),
+        (
+            "cards.csv",
+            lambda rows: _edit(rows, "id", "city1", copies="8"),
+            "cards.csv: card counts {'territory': 100, 'building': 41, 'provisions': 3, 'parchment': 37}" + GAME_HAS,
+        ),
+        (
+            "cards.csv",
+            lambda rows: _edit(rows, "id", "provisions", copies="4"),
+            "cards.csv: card counts {'territory': 100, 'building': 42, 'provisions': 4, 'parchment': 37}" + GAME_HAS,
+        ),
+        (
+            "cards.csv",
+            lambda rows: _edit(rows, "id", "fisher", copies="2"),
+            "cards.csv: card counts {'territory': 100, 'building': 42, 'provisions': 3, 'parchment': 38}" + GAME_HAS,
+        ),
+        ("cards.csv", lambda rows: [*rows, rows[0]], "cards.csv: unknown kind or repeated id 'city1'"),
+        ("cards.csv", lambda rows: [*rows, dict(rows[0], id="A1")], "cards.csv: unknown kind or repeated id 'A1'"),
+        (
+            "cards.csv",
+            lambda rows: _edit(rows, "id", "city1", kind="castle"),
+            "cards.csv: unknown kind or repeated id 'city1'",
+        ),
+        (
+            "cards.csv",
+            lambda rows: _edit(rows, "id", "farm_wood", effect="produces silk"),
+            "cards.csv: farm_wood produces an unknown resource",
+        ),
+        (
+            "cards.csv",
+            lambda rows: _edit(rows, "id", "city3", requires_terrain="swamp"),
+            "cards.csv: city3 requires unknown terrain 'swamp'",
+        ),
     ],
 )
-def test_damaged_data_fails_loudly(monkeypatch, name, change, words) -> None:
+def test_damaged_data_fails_loudly(monkeypatch, name, change, message) -> None:
     _damaged(monkeypatch, name, change)
-    with pytest.raises(CatalogError, match=words):
+    with pytest.raises(CatalogError) as raised:
         catalog._load_board() if name == "board.csv" else catalog._load_cards()
+    assert str(raised.value) == message
+
+
+def test_the_data_loads_as_printed() -> None:
+    """Loading the packaged files again gives the same facts (each value parsed from its column)."""
+    assert catalog._load_board() == BOARD
+    assert catalog._load_cards() == CARDS
+    assert catalog._load_lava() == LAVA
+    assert (BOARD["J10"].row, BOARD["J10"].column, BOARD["A1"].resource, BOARD["A4"].resource) == (9, 10, "wood", None)
+    assert [sq for sq in ("A1", "A5", "B1", "B2", "J5", "E10", "E5") if BOARD[sq].on_edge] == [
+        "A1",
+        "A5",
+        "B1",
+        "J5",
+        "E10",
+    ]
+    assert CARDS["camp4"].is_building and CARDS["sky_tower"].is_building and not CARDS["provisions"].is_building
+    assert CARDS["fisher"].is_parchment and CARDS["royal_ring"].is_parchment and not CARDS["A1"].is_parchment
+    assert (CARDS["A1"].kind, CARDS["A1"].copies, CARDS["royal_ring"].value, CARDS["city1"].requires_terrain) == (
+        "territory",
+        1,
+        1,
+        None,
+    )
 
 
 def test_lava_edge_between_non_neighbours_fails(monkeypatch) -> None:
     _damaged(monkeypatch, "lava.csv", lambda rows: [*rows, {"square_a": "A1", "square_b": "C1"}])
-    with pytest.raises(CatalogError, match="A1-C1"):
+    with pytest.raises(CatalogError) as raised:
         catalog._load_lava()
+    assert str(raised.value) == "lava.csv: A1-C1 is not an edge between two squares"
+
+
+@pytest.mark.parametrize(("a", "b"), [("A1", "K1"), ("K1", "A1"), ("A1", "A1"), ("A1", "B2")])
+def test_lava_edge_off_the_board_or_not_orthogonal_fails(monkeypatch, a: str, b: str) -> None:
+    _damaged(monkeypatch, "lava.csv", lambda rows: [*rows, {"square_a": a, "square_b": b}])
+    with pytest.raises(CatalogError) as raised:
+        catalog._load_lava()
+    assert str(raised.value) == f"lava.csv: {a}-{b} is not an edge between two squares"

@@ -550,20 +550,21 @@ def _on_draw(state: State, event: Draw, found: list[Violation]) -> None:
     state._player(event.player)
     if event.turn != state.turn:
         raise Skip("T1", f"the draw is marked turn {event.turn}, but the round is in turn {state.turn}")
-    if len(state.picks) < len(state.players):
+    if not state.pending:
+        # A provisions card waits only once every player has picked: the turn moves on as
+        # soon as its picks are in and nothing waits (_next_turn). So a draw with nothing
+        # waiting comes before a pick.
         waiting = [p for p in state.players if p not in state.picks]
         raise Skip(
             "D4",
             f"{event.player} draws before {', '.join(waiting)} picked in turn {state.turn}; "
             "kept cards are played only once every player has picked",
         )
-    if not state.pending:
-        raise Skip("P3", f"{event.player} draws, but no provisions card is waiting to be resolved")
     owner, _ = state.pending[0]
     if owner != event.player:
         raise Skip("P3", f"{event.player} draws, but the oldest provisions card to resolve is {owner}'s")
     if len(event.cards) != 2:
-        raise Skip("P3", f"{event.player}'s provisions draws {len(event.cards)} cards; it draws exactly 2")
+        raise Skip("P3", f"{event.player}'s provisions draws {count(len(event.cards), 'card')}; it draws exactly 2")
     expected = state._from_deck(2)
     if expected is None:
         state._conserve(event.cards, found)

@@ -1,0 +1,66 @@
+"""The game event and the deal (S1, D1) and picks (D2) with 3 and 4 players, through a log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import found, referee, replay
+
+THREE = replay("3p-ann-bob-cid")
+FOUR = replay("4p-ann-bob-cid-dee")
+
+
+def test_a_format_other_than_bkref_1_stops_the_check(tmp_path: Path) -> None:
+    report = referee(tmp_path, [dict(FOUR[0], format="bkref/2"), *FOUR[1:3]])
+    assert found(report) == [("F1", 1, "format is 'bkref/2'; this referee reads 'bkref/1'")]
+    assert (report.status, report.events, report.state.phase, report.state.players) == (2, 1, "setup", ())
+
+
+@pytest.mark.parametrize("events", [THREE, FOUR], ids=["3p", "4p"])
+def test_reserves_are_dealt_only_with_two_players(tmp_path: Path, events: list[dict]) -> None:
+    deal = events[1]
+    reserves = {p: hand[:1] for p, hand in deal["hands"].items()}
+    report = referee(tmp_path, [events[0], dict(deal, reserves=reserves)])
+    n = len(events[0]["players"])
+    assert found(report)[0] == ("D1", 2, f"reserves are dealt only with 2 players, this game has {n}")
+    state = report.state
+    assert (state.phase, state.round, state.deck_pos, state.hands, state.reserves) == ("dealing", 0, 0, {}, {})
+
+
+@pytest.mark.parametrize("events", [THREE, FOUR], ids=["3p", "4p"])
+def test_every_player_is_dealt_a_hand(tmp_path: Path, events: list[dict]) -> None:
+    deal = events[1]
+    hands = {p: hand for p, hand in deal["hands"].items() if p != "bob"}
+    report = referee(tmp_path, [events[0], dict(deal, hands=hands)])
+    size = len(deal["hands"]["ann"])
+    assert found(report)[0] == ("D1", 2, f"no hand is dealt to bob; every player gets {size} cards")
+    assert (report.state.phase, report.state.hands) == ("dealing", {})
+
+
+def test_a_hand_of_the_wrong_size_is_refused(tmp_path: Path) -> None:
+    deal = FOUR[1]
+    hands = dict(deal["hands"], cid=deal["hands"]["cid"][:9])
+    report = referee(tmp_path, [FOUR[0], dict(deal, hands=hands)])
+    assert found(report)[0] == ("D1", 2, "cid is dealt 9 cards; with 4 players each gets 10")
+    assert (report.state.phase, report.state.deck_pos) == ("dealing", 0)
+
+
+@pytest.mark.parametrize(
+    ("pick", "message"),
+    [
+        ({"discard": ["B5"]}, "ann discards B5; only 2-player games discard"),
+        ({"discard": []}, "ann discards nothing; only 2-player games discard"),
+        ({"keep": ["liberal", "I1", "B5"]}, "ann keeps 3 cards; with 4 players each turn keeps exactly 2"),
+        ({"keep": ["liberal"]}, "ann keeps 1 card; with 4 players each turn keeps exactly 2"),
+    ],
+)
+def test_a_four_player_pick_keeps_two_and_discards_nothing(tmp_path: Path, pick: dict, message: str) -> None:
+    report = referee(tmp_path, [*FOUR[:2], dict(FOUR[2], **pick), *FOUR[3:6]])
+    assert found(report)[0] == ("D2", 3, message)
+    state = report.state
+    # the pick still counts as ann's pick of the turn; her whole hand passes on, nothing of it played
+    assert state.turn == 2 and "I1" not in state.position.owner and "liberal" not in state.parchments["ann"]
+    assert state.hands["bob"] == FOUR[1]["hands"]["ann"]
+    assert state.position.owner["A4"] == "cid"  # the legal picks were played
