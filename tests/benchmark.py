@@ -7,7 +7,7 @@ target (issue 6):
 - validate throughput in one process, in games/s and events/s (logs already on disk);
 - the same through ``bkref validate -j 2``'s code path, in two processes;
 - the time to only decode the same bytes with msgspec, and validate/decode;
-- the time for one replay step (play one event and draw the position);
+- the time for one replay step (lay out and draw the full-screen viewer's 80x24 screen);
 - the cold start of ``bkref validate`` on one small log, from process start;
 - peak memory of ``bkref validate`` on a folder of logs and on one four times larger.
 
@@ -37,8 +37,8 @@ from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game.events import Event
 from bkref.io.batch import Local
 from bkref.io.referee import check, check_item
-from bkref.views.stepper import load, show
-from bkref.views.terminal import console
+from bkref.views.stepper import load
+from bkref.views.viewer import Viewer, draw, renderer, screen
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -127,14 +127,15 @@ def measure(folder: Path, repeat: int) -> None:
     line("validate / decode", f"{seconds / decode:.1f} x", "<= 25 x", seconds / decode <= 25)
 
     steps = load(four[0])
-    con = console(io.StringIO())
+    viewer, con, screen_out = Viewer(steps, 0, "event"), renderer(color=True), io.StringIO()
     step_times = []
-    for index in range(len(steps)):
+    for index in range(len(steps)):  # what one key of --step costs: lay out and draw the full 80x24 screen
         begin = time.perf_counter()
-        show(con, steps, index, str(four[0]))
+        viewer.index = index
+        draw(screen_out, screen(con, viewer, four[0].name, (80, 24), None))
         step_times.append(time.perf_counter() - begin)
     slowest = max(step_times)
-    line("replay step (draw one position), mean", f"{statistics.mean(step_times) * 1e3:.1f} ms")
+    line("replay step (draw one 80x24 screen), mean", f"{statistics.mean(step_times) * 1e3:.1f} ms")
     line("replay step, slowest", f"{slowest * 1e3:.1f} ms", "< 20 ms", slowest < 0.020)
 
     small = ROOT / "replays" / "2p-ann-bob.jsonl"

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from typer.testing import CliRunner
 
 import bkref
@@ -68,3 +69,15 @@ def referee(tmp_path: Path, events: list[dict[str, Any]]) -> Report:
 def found(report: Report) -> list[tuple[str, int, str]]:
     """Each diagnostic of ``report`` as (rule, line, message)."""
     return [(d.rule, d.line, d.message) for d in report.diagnostics]
+
+
+class TextSnapshot(SingleFileSnapshotExtension):
+    """One plain-text file per snapshot, readable as the terminal shows it."""
+
+    _write_mode = WriteMode.TEXT
+    file_extension = "txt"
+
+
+@pytest.fixture
+def text_snapshot(snapshot):
+    return snapshot.use_extension(TextSnapshot)

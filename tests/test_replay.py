@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import pytest
-from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from bkref.views.scoreview import console
 from bkref.views.stepper import load, show
@@ -37,18 +36,6 @@ POSITIONS = {
     "end": {TWO: [], THREE: [], FOUR: []},
 }
 CASES = [(path, kind, args) for kind, by_log in POSITIONS.items() for path, args in by_log.items()]
-
-
-class TextSnapshot(SingleFileSnapshotExtension):
-    """One plain-text file per snapshot, readable as the terminal shows it."""
-
-    _write_mode = WriteMode.TEXT
-    file_extension = "txt"
-
-
-@pytest.fixture
-def text_snapshot(snapshot):
-    return snapshot.use_extension(TextSnapshot)
 
 
 def board_square(output: str, square: str) -> str:
@@ -331,3 +318,33 @@ def test_two_players_reserve_counts_the_card_a_pick_has_taken(bkref) -> None:
     # After event 3 ann has picked turn 1 (her first reserve card is in play), bob has not.
     shown = bkref("replay", TWO, "--to", "3").stdout
     assert re.findall(r"\(\+(\d+) in reserve\)", shown) == ["9", "10"]
+
+
+def test_as_a_player_hides_the_others_hands_parchments_and_discards(bkref) -> None:
+    # 2p, event 8: bob's pick reveals turn 3: ann plays the parchment fisher and discards diplomat,
+    # bob plays the parchment farmer. Event 7 is ann's own pick, still face down for bob.
+    everything = bkref("replay", TWO, "--to", "8").stdout
+    assert "  ann plays fisher: a parchment, kept face down\n  ann discards diplomat\n" in everything
+    as_bob = bkref("replay", TWO, "--to", "8", "--as", "bob").stdout
+    assert "  ann plays a parchment, kept face down\n  ann discards 1 card\n" in as_bob
+    assert "  bob plays farmer: a parchment, kept face down\n" in as_bob  # his own, by name
+    assert "fisher" not in as_bob and "diplomat" not in as_bob
+    hands = {row.split()[1]: row for row in as_bob.splitlines() if re.match(r" [ab]  +(ann|bob) ", row)}
+    assert re.search(r"\b\d+ cards \(\+\d+ in reserve\)", hands["ann"])  # only the size of ann's hand
+    assert not re.search(r"\b\d+ cards\b", hands["bob"])  # bob's own hand, card by card
+    own_pick = bkref("replay", TWO, "--to", "7", "--as", "ann").stdout
+    assert "\nann picks for turn 3: keeps fisher and discards diplomat, face down until every player" in own_pick
+    assert "keeps 1 card and discards 1, face down" in bkref("replay", TWO, "--to", "7", "--as", "bob").stdout
+    assert bkref("replay", TWO, "--as", "bob").stdout.count("fisher") >= 1  # the end reveals every parchment
+
+
+def test_as_someone_who_is_not_playing_is_one_line_and_exit_2(bkref) -> None:
+    result = bkref("replay", THREE, "--as", "zed")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == "bkref: error: --as zed: this game's players are ann, bob, cid\n"
+
+
+def test_step_by_turn_and_by_round_with_piped_keys(bkref) -> None:
+    # 3p: turn 1 ends with bob's provisions draw (event 6); round 1's harvest is event 26.
+    assert headers(bkref("replay", THREE, "--step", "--by", "turn", input="\n\n\nb\nq\n").stdout) == [1, 2, 6, 9, 6]
+    assert headers(bkref("replay", THREE, "--step", "--by", "round", input="\n\nb\nq\n").stdout) == [1, 26, 53, 26]

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from bkref.cli.app import app, fail, write_output
+
+
+class By(StrEnum):
+    event = "event"
+    turn = "turn"
+    round = "round"
 
 
 @app.command()
@@ -17,10 +24,26 @@ def replay(
         bool,
         typer.Option(
             "--step",
-            help="Step through the events: Enter or n next, b back, r next round, "
-            "a number goes to that event, q quits.",
+            help="Step through the events. On a terminal, full screen with single keys (? lists them); "
+            "elsewhere one line per key: Enter or n next, b back, r next round, a number goes to that event, q quits.",
         ),
     ] = False,
+    by: Annotated[
+        By,
+        typer.Option(
+            "--by",
+            help="What one step of --step goes over: an event, a turn (all its picks "
+            "revealed at once) or a round (harvest to harvest).",
+        ),
+    ] = By.event,
+    as_: Annotated[
+        str | None,
+        typer.Option(
+            "--as",
+            metavar="PLAYER",
+            help="The game as PLAYER saw it: their own hand, the others' hand sizes, no one else's parchments.",
+        ),
+    ] = None,
     to: Annotated[
         str | None, typer.Option("--to", metavar="N", help="The position after event N (events count from 1).")
     ] = None,
@@ -72,7 +95,7 @@ def replay(
                 print(f"wrote {target}")
         raise typer.Exit(log_status(steps))
     try:
-        status = show_replay(log, step=step, to=to, round_=round_, color=not no_color)
+        status = show_replay(log, step=step, to=to, round_=round_, color=not no_color, by=by.value, as_=as_)
     except ReplayError as error:
         raise fail(str(error)) from None
     raise typer.Exit(status)

@@ -8,6 +8,9 @@ loses nothing: colour only repeats what the letters say.
 Each square of the board is five characters: who controls it, the terrain letter and
 the building.
 
+``seen_by`` (``--as PLAYER``) hides what that player could not see: the others' hands,
+the cards of their discards, which parchments they play (P4, D3). Without it, all is shown.
+
 >>> from bkref.game.position import Position
 >>> p = Position()
 >>> p.owner.update({"A3": "ann", "B2": "bob", "D10": "ann"})
@@ -144,8 +147,24 @@ def _lava(a: str, b: str) -> bool:
     return frozenset((a, b)) in LAVA
 
 
-def board(state: State) -> Text:
-    """The 10x10 board with its row and column labels; lava edges drawn between squares."""
+def changed(before: State, after: State) -> frozenset[str]:
+    """The squares an event claimed, built on or freed: the last move, to mark on the board."""
+    old, new = before.position, after.position
+    squares = old.owner.keys() | new.owner.keys() | old.building.keys() | new.building.keys()
+    return frozenset(
+        sq for sq in squares if old.owner.get(sq) != new.owner.get(sq) or old.building.get(sq) != new.building.get(sq)
+    )
+
+
+MARK_STYLE = "reverse"
+"""The squares of the last move: reverse video, which shows without colour too."""
+
+
+def board(state: State, marked: frozenset[str] = frozenset()) -> Text:
+    """The 10x10 board with its row and column labels; lava edges drawn between squares.
+
+    The ``marked`` squares are drawn in reverse video (only visible where styles are).
+    """
     position, marks = state.position, tags(state.players)
     styles = {p: PLAYER_STYLES[i] for i, p in enumerate(state.players)}
     out = Text("   " + "".join(f" {c:^5}" for c in COLUMNS).rstrip() + "\n")
@@ -159,6 +178,8 @@ def board(state: State) -> Text:
                 out.append(" ")
             owner = position.owner.get(square)
             style = styles[owner] if owner else TERRAIN[BOARD[square].terrain][1]
+            if square in marked:
+                style = f"{style} {MARK_STYLE}"
             out.append(square_text(position, square, marks), style)
         out.append("\n")
         if r + 1 < len(ROWS):
@@ -230,8 +251,20 @@ def _claims(position: Position, player: str, square: str) -> str:
     return words
 
 
-def _plays(position: Position, player: str, card: str) -> str:
+def _hidden(player: str, seen_by: str | None) -> bool:
+    """Whether ``player``'s secrets are hidden from whom the replay is shown to."""
+    return seen_by is not None and seen_by != player
+
+
+def _card(card: str, player: str, seen_by: str | None) -> str:
+    """A card ``player`` plays face up, or "a parchment" if it is hidden (P4)."""
+    return "a parchment" if CARDS[card].is_parchment and _hidden(player, seen_by) else card
+
+
+def _plays(position: Position, player: str, card: str, seen_by: str | None) -> str:
     """One line: ``player`` plays ``card`` and what it does (P1-P4)."""
+    if _card(card, player, seen_by) != card:
+        return f"{player} plays a parchment, kept face down"
     kind = CARDS[card].kind
     if kind == "territory":
         what = _claims(position, player, card)
@@ -263,7 +296,7 @@ def _claim(event: Event) -> str:
     return "the end of the game"
 
 
-def _revealed(picks: dict[str, Pick | None], before: State) -> list[str]:
+def _revealed(picks: dict[str, Pick | None], before: State, seen_by: str | None) -> list[str]:
     """The cards every player's pick plays, in seat order (D4); a missing or illegal pick plays none."""
     lines = []
     for p in before.players:
@@ -273,12 +306,14 @@ def _revealed(picks: dict[str, Pick | None], before: State) -> list[str]:
         elif pick is None:
             lines.append(f"  {p}'s pick breaks the rules: none of its cards is played")
         else:
-            lines += ["  " + _plays(before.position, p, card) for card in pick.keep]
-            lines += [f"  {p} discards {_and(pick.discard)}"] if pick.discard else []
+            lines += ["  " + _plays(before.position, p, card, seen_by) for card in pick.keep]
+            if pick.discard:
+                discards = count(len(pick.discard), "card") if _hidden(p, seen_by) else _and(pick.discard)
+                lines.append(f"  {p} discards {discards}")
     return lines
 
 
-def _pick_lines(step: Step, before: State) -> list[str]:
+def _pick_lines(step: Step, before: State, seen_by: str | None) -> list[str]:
     """A pick stays face down, unless it is the turn's last: then every kept card is played (D4).
 
     A pick for a later turn first closes the turns the log left unfinished, as the referee does (T1).
@@ -290,7 +325,7 @@ def _pick_lines(step: Step, before: State) -> list[str]:
     if event.turn > before.turn:
         if len(picks) < len(before.players):
             lines.append(f"turn {before.turn} ends without every pick; the picks made are played")
-            lines += _revealed(picks, before)
+            lines += _revealed(picks, before, seen_by)
         else:
             lines.append(f"turn {before.turn} ends before its provisions are drawn; their cards are not played")
         if event.turn > before.turn + 1:
@@ -298,15 +333,20 @@ def _pick_lines(step: Step, before: State) -> list[str]:
         picks = {}
     if len(picks) + 1 < len(before.players):
         hidden = "keeps 1 card and discards 1" if KEEP[len(before.players)] == 1 else "keeps 2 cards"
+        if seen_by == event.player:  # a player knows their own pick
+            hidden = f"keeps {_and(event.keep)}" + (f" and discards {_and(event.discard)}" if event.discard else "")
         face_down = f"{event.player} picks for turn {event.turn}: {hidden}, face down until every player has picked"
         return [*lines, face_down]
     own_problem = any(d.line == step.line for d in step.diagnostics)
-    revealed = _revealed({**picks, event.player: None if own_problem else event}, before)
+    revealed = _revealed({**picks, event.player: None if own_problem else event}, before, seen_by)
     return [*lines, f"{event.player} picks last for turn {event.turn}: every pick is revealed and played", *revealed]
 
 
-def describe(step: Step, before: State) -> list[str]:
-    """The event of ``step`` in words, given the state ``before`` it (first line, then details)."""
+def describe(step: Step, before: State, seen_by: str | None = None) -> list[str]:
+    """The event of ``step`` in words, given the state ``before`` it (first line, then details).
+
+    With ``seen_by``, as that player saw it: the others' parchments and discards unnamed.
+    """
     event, after = step.event, step.state
     if vars(before) == vars(after):  # the referee skipped the event: nothing of it happened
         return [f"{_claim(event)}: illegal, skipped (the position does not change)"]
@@ -324,10 +364,11 @@ def describe(step: Step, before: State) -> list[str]:
         reserve = f", and {len(after.reserves[first])} to each reserve" if after.reserves else ""
         return [*closed, f"the deal of round {event.round}: {len(after.hands[first])} cards to each hand{reserve}"]
     if isinstance(event, Pick):
-        return _pick_lines(step, before)
+        return _pick_lines(step, before, seen_by)
     if isinstance(event, Draw):
-        return [f"{event.player}'s provisions draws {_and(event.cards)}"] + [
-            "  " + _plays(before.position, event.player, card) for card in event.cards
+        drawn = [_card(card, event.player, seen_by) for card in event.cards]
+        return [f"{event.player}'s provisions draws {_and(drawn)}"] + [
+            "  " + _plays(before.position, event.player, card, seen_by) for card in event.cards
         ]
     if isinstance(event, Build):
         return [_build_words(event, after.position)]
@@ -364,23 +405,30 @@ def _build_words(event: Build, position: Position) -> str:
 # -- the players, the harvest, the final scores ------------------------------------------
 
 
-def _supply(state: State, player: str) -> str:
+def supply(state: State, player: str) -> str:
+    """The buildings in ``player``'s supply, in card order ("city2 x2, farm_pearl"), or "-"."""
     held = state.supply[player]
     shown = [f"{card} x{held[card]}" if held[card] > 1 else card for card in CARDS if held[card] > 0]
     return ", ".join(shown) or "-"
 
 
-def _hand(state: State, player: str) -> str:
+def in_reserve(state: State, player: str) -> int:
+    """The cards left in ``player``'s face-down reserve (2 players): one joins the hand at each pick (D3)."""
+    if state.phase != "exploring" or not state.reserves:
+        return 0
+    return len(state.reserves[player]) - (state.turn - 1) - (player in state.picks)
+
+
+def _hand(state: State, player: str, seen_by: str | None) -> str:
     if state.phase != "exploring":
         return "-"
-    hand = ", ".join(state.hands[player]) or "-"
-    if state.reserves:  # 2 players: this turn's reserve card is used once the player has picked
-        left = len(state.reserves[player]) - (state.turn - 1) - (player in state.picks)
-        hand += f" (+{left} in reserve)" if left else ""
-    return hand
+    cards = state.hands[player]
+    hand = count(len(cards), "card") if _hidden(player, seen_by) else ", ".join(cards) or "-"
+    left = in_reserve(state, player)
+    return hand + (f" (+{left} in reserve)" if left else "")
 
 
-def players(state: State) -> Table:
+def players(state: State, seen_by: str | None = None) -> Table:
     """Each player: squares controlled, hand, supply, parchments held, carrots harvested so far."""
     table = table_of(
         "",
@@ -399,8 +447,8 @@ def players(state: State) -> Table:
             Text(f" {marks[p]} ", PLAYER_STYLES[i]),
             p,
             str(len(state.position.controlled(p))),
-            _hand(state, p),
-            _supply(state, p),
+            _hand(state, p, seen_by),
+            supply(state, p),
             str(len(state.parchments[p])),
             str(state.harvest_total(p)),
         )
@@ -465,19 +513,24 @@ def final_scores(state: State) -> Group:
             f"{score.parchment_total}: {cards}" if cards else "0",
             str(score.total),
         )
+    rulings = ", ".join(f"{name} {value}" for name, value in final.rulings.items())
+    return Group(table, Text(winners(state)), Text(f"rulings: {rulings}"))
+
+
+def winners(state: State) -> str:
+    """Who won the finished game, and with how many points: "ann wins with 125"."""
+    final = state.final
+    assert final is not None
     best = final.players[final.winners[0]].total
     if len(final.winners) == 1:
-        won = f"{final.winners[0]} wins with {best}"
-    else:
-        won = f"{_and(final.winners)} win with {best} (tied)"
-    rulings = ", ".join(f"{name} {value}" for name, value in final.rulings.items())
-    return Group(table, Text(won), Text(f"rulings: {rulings}"))
+        return f"{final.winners[0]} wins with {best}"
+    return f"{_and(final.winners)} win with {best} (tied)"
 
 
 # -- the whole position ------------------------------------------------------------------
 
 
-def position(steps: Sequence[Step], index: int, label: str) -> Group:
+def position(steps: Sequence[Step], index: int, label: str, seen_by: str | None = None) -> Group:
     """Everything shown after event ``index + 1`` of a replay: header, event, board, players."""
     step = steps[index]
     state = step.state
@@ -486,7 +539,7 @@ def position(steps: Sequence[Step], index: int, label: str) -> Group:
         Text(f"{label}: event {index + 1} of {len(steps)} (line {step.line})", no_wrap=True, overflow="ignore"),
         Text(stage(state), style="bold"),
     ]
-    lines = describe(step, before)
+    lines = describe(step, before, seen_by)
     parts.append(Text(lines[0], style="bold"))
     parts += [Text(line) for line in lines[1:]]
     # A problem stays on one line, as validate prints it (print the position with crop=False).
@@ -502,7 +555,7 @@ def position(steps: Sequence[Step], index: int, label: str) -> Group:
         )
     if index == len(steps) - 1 and not state.complete:
         parts.append(Text(f"the log stops here, {state.where()}"))
-    parts += [Text(""), board(state), Text(""), legend(state), Text(""), players(state)]
+    parts += [Text(""), board(state), Text(""), legend(state), Text(""), players(state, seen_by)]
     if len(state.harvests) > len(before.harvests):  # a harvest event, or a deal that closes a round (T1)
         parts += [Text(""), harvest(state)]
     if state.final is not None:

@@ -3,7 +3,12 @@
 ``load`` plays the log through the referee once and keeps every state
 (``referee.play(keep=True)``), so going back is only a look at an earlier state. ``move``
 turns one typed line into the event to show; ``run`` is the loop around it. It reads
-whole lines, so it works the same in a terminal and with its keys piped on stdin.
+whole lines: that is how ``--step`` works off a terminal (keys piped on stdin). On a
+terminal, ``bkref.views.viewer`` shows the same steps full screen, one key per move.
+
+``stops`` are the events a move lands on with ``--by event``, ``turn`` or ``round``:
+a turn stops once all its picks are revealed and its provisions drawn (a round's
+construction is one stop too); a round stops at its harvest.
 
 >>> from pathlib import Path
 >>> steps = load(Path("replays/worked-example.jsonl"))
@@ -11,6 +16,10 @@ whole lines, so it works the same in a terminal and with its keys piped on stdin
 (23, 4)
 >>> move(steps, 0, ""), move(steps, 0, "b"), move(steps, 5, "12"), move(steps, 5, "q")
 ((1, ''), (0, 'this is the first event'), (11, ''), (None, ''))
+>>> stops(steps, "turn")[:4], stops(steps, "round")
+([0, 1, 4, 7], [0, 22])
+>>> move(steps, 2, "", stops(steps, "turn")), move(steps, 2, "b", stops(steps, "turn"))
+((4, ''), (1, ''))
 >>> start(steps, to=None, round_="2", default=0)
 Traceback (most recent call last):
 ...
@@ -28,6 +37,7 @@ from typing import TextIO
 from rich.console import Console
 
 from bkref.game.engine import ROUNDS
+from bkref.game.events import Build, Draw, Event, Pick
 from bkref.io.diagnostics import Diagnostic, exit_status
 from bkref.io.referee import Step, play
 from bkref.views.render import position
@@ -90,14 +100,54 @@ def start(steps: Sequence[Step], *, to: str | None, round_: str | None, default:
     return default
 
 
-def move(steps: Sequence[Step], index: int, key: str) -> tuple[int | None, str]:
-    """Where one typed line leads from event ``index``: the next index (None to quit) and a note."""
+BY = ("event", "turn", "round")
+"""What one move goes over (``--by``)."""
+
+
+def _group(event: Event) -> tuple[object, ...] | None:
+    """The turn or construction an event belongs to; None for an event that stands alone."""
+    if isinstance(event, Pick | Draw):
+        return ("turn", event.round, event.turn)
+    if isinstance(event, Build):
+        return ("build", event.round)
+    return None
+
+
+def stops(steps: Sequence[Step], by: str) -> list[int]:
+    """The indices a move lands on, ``by`` event, turn or round (always the first and the last)."""
+    last = len(steps) - 1
+    if by == "event":
+        return list(range(len(steps)))
+    if by == "turn":
+        groups = [_group(s.event) for s in steps]
+        return [i for i, g in enumerate(groups) if i in (0, last) or g is None or g != groups[i + 1]]
+    harvested = [i for i in range(1, last) if len(steps[i].state.harvests) > len(steps[i - 1].state.harvests)]
+    return sorted({0, *harvested, last})
+
+
+def after(stops: Sequence[int], index: int) -> int | None:
+    """The first stop after ``index``, if any."""
+    return next((i for i in stops if i > index), None)
+
+
+def before(stops: Sequence[int], index: int) -> int | None:
+    """The last stop before ``index``, if any."""
+    return next((i for i in reversed(stops) if i < index), None)
+
+
+def move(steps: Sequence[Step], index: int, key: str, by: Sequence[int] | None = None) -> tuple[int | None, str]:
+    """Where one typed line leads from event ``index``: the next index (None to quit) and a note.
+
+    Enter, ``n`` and ``b`` go to the next or previous of the stops ``by`` (every event if None).
+    """
     last = len(steps) - 1
     key = key.strip().lower()
     if key in ("", "n"):
-        return (index + 1, "") if index < last else (index, "this is the last event")
+        target = index + 1 if by is None else after(by, index)
+        return (target, "") if target is not None and index < last else (index, "this is the last event")
     if key == "b":
-        return (index - 1, "") if index > 0 else (index, "this is the first event")
+        target = index - 1 if by is None else before(by, index)
+        return (target, "") if target is not None and index > 0 else (index, "this is the first event")
     if key == "r":
         now = steps[index].state.round
         later = next((i for i in range(index + 1, len(steps)) if steps[i].state.round > now), last)
@@ -114,28 +164,39 @@ def move(steps: Sequence[Step], index: int, key: str) -> tuple[int | None, str]:
 HELP = "Enter or n next, b back, r next round, a number goes to that event, q quits"
 
 
-def show(console: Console, steps: Sequence[Step], index: int, label: str) -> None:
-    """Print the position after event ``index``."""
-    emit(console, position(steps, index, label), crop=False)  # not cropped: a problem stays on one line
+def show(console: Console, steps: Sequence[Step], index: int, label: str, seen_by: str | None = None) -> None:
+    """Print the position after event ``index`` (as player ``seen_by`` saw it, if given)."""
+    emit(console, position(steps, index, label, seen_by), crop=False)  # not cropped: a problem stays on one line
 
 
-def run(console: Console, steps: Sequence[Step], index: int, label: str, keys: TextIO, *, echo: bool) -> None:
+def run(
+    console: Console,
+    steps: Sequence[Step],
+    index: int,
+    label: str,
+    keys: TextIO,
+    *,
+    echo: bool,
+    by: str = "event",
+    seen_by: str | None = None,
+) -> None:
     """Show event ``index``, then move as each line read from ``keys`` says, until q or the end of input.
 
     With colour, each position replaces the last one on the screen; otherwise they follow each other.
     """
     shown = None
+    landing = stops(steps, by)
     while True:
         if index != shown:
             if console.color_system is not None:
                 console.clear()
-            show(console, steps, index, label)
+            show(console, steps, index, label, seen_by)
             shown = index
         console.print(f"[{HELP}] > ", end="")
         line = keys.readline()
         if echo or not line:
             console.print(line.rstrip("\n"))
-        target, note = move(steps, index, line) if line else (None, "")
+        target, note = move(steps, index, line, landing) if line else (None, "")
         if target is None:
             return
         index = target
@@ -143,22 +204,51 @@ def run(console: Console, steps: Sequence[Step], index: int, label: str, keys: T
             console.print(note)
 
 
-def replay(path: Path, *, step: bool, to: str | None, round_: str | None, color: bool) -> int:
+def player(steps: Sequence[Step], name: str | None) -> str | None:
+    """The player ``--as`` names, checked against the game's players."""
+    players = steps[-1].state.players
+    if name is None or name in players:
+        return name
+    known = f"this game's players are {', '.join(players)}" if players else "this log names no players"
+    raise ReplayError(f"--as {name}: {known}")
+
+
+def replay(
+    path: Path,
+    *,
+    step: bool,
+    to: str | None,
+    round_: str | None,
+    color: bool,
+    by: str = "event",
+    as_: str | None = None,
+) -> int:
     """``bkref replay``: print one position, or step through the log from it.
 
-    Returns the exit status of the whole log, as ``validate`` gives it (a log that stops
-    early is not a problem here): 0 legal, 1 illegal events, 2 lines that are not events.
+    On a terminal (keys and output), ``--step`` is the full-screen viewer; elsewhere it reads
+    one line per key. Returns the exit status of the whole log, as ``validate`` gives it (a
+    log that stops early is not a problem here): 0 legal, 1 illegal events, 2 lines that are
+    not events; 130 when Ctrl-C stops the stepping.
     """
     steps = load(path)
     index = start(steps, to=to, round_=round_, default=0 if step else len(steps) - 1)
-    console = make_console(sys.stdout, no_color=not color)
-    if step:
+    seen_by = player(steps, as_)
+    if step and sys.stdin.isatty() and sys.stdout.isatty():
+        from bkref.views.viewer import view  # termios: only where a terminal is
+
         try:
-            run(console, steps, index, str(path), sys.stdin, echo=not sys.stdin.isatty())
+            view(steps, index, path.name, by=by, seen_by=seen_by, color=color, keys=sys.stdin.fileno(), out=sys.stdout)
+        except KeyboardInterrupt:
+            return 130
+    elif step:
+        console = make_console(sys.stdout, no_color=not color)
+        try:
+            run(console, steps, index, str(path), sys.stdin, echo=not sys.stdin.isatty(), by=by, seen_by=seen_by)
         except KeyboardInterrupt:
             console.print()
+            return 130
     else:
-        show(console, steps, index, str(path))
+        show(make_console(sys.stdout, no_color=not color), steps, index, str(path), seen_by)
     return status(steps)
 
 

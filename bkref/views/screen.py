@@ -1,0 +1,223 @@
+"""The replay's full screen: one position laid out to fit the terminal, 80x24 and larger.
+
+Top to bottom: a header line (event n of N, round, turn, phase, and the log's name),
+the event in words (as many lines as there is room for, a problem first), the board
+with the squares of the last move in reverse video, one line per player, and a status
+line (the keys, a note, or the event number being typed). A panel (hands, fiefs,
+scores, legend, the whole event, the keys) goes below the players if the terminal is tall
+enough, else it takes the place of the event, the board and the players while it is open;
+the header and the status line stay.
+
+Nothing here reads keys or writes to the terminal: ``frame`` returns the lines to draw,
+``bkref.views.viewer`` draws them.
+
+>>> from pathlib import Path
+>>> from rich.console import Console
+>>> from bkref.views.stepper import load
+>>> steps = load(Path("replays/worked-example.jsonl"))
+>>> con = Console(width=80, color_system=None, force_terminal=False)
+>>> lines = frame(con, steps, 4, "worked-example.jsonl", size=(80, 24), status=Text("keys"))
+>>> len(lines), lines[0]
+(24, 'event 5 of 23 · round 1, turn 2 of 6: exploration           worked-example.jsonl')
+>>> for line in lines[1:7]:
+...     print(line.rstrip())
+cid picks last for turn 1: every pick is revealed and played
+  ann plays B3: claims a printed city
+  ann plays A4: claims a printed city
+  bob plays C7: claims a field
+… 3 more lines: e shows the whole event
+      1     2     3     4     5     6     7     8     9    10
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.console import Console, Group, RenderableType
+from rich.text import Text
+
+from bkref.game.engine import State
+from bkref.io.referee import Step
+from bkref.views.render import (
+    PLAYER_STYLES,
+    PROBLEM_STYLE,
+    board,
+    changed,
+    describe,
+    final_scores,
+    harvest,
+    in_reserve,
+    legend,
+    stage,
+    supply,
+    tags,
+    winners,
+)
+from bkref.views.terminal import table
+
+BOARD_LINES = len(board(State()).plain.splitlines())
+"""The board's height: the column numbers, ten rows and the lava between rows (always 14)."""
+
+HEADER_STYLE = "reverse"
+
+
+def header(steps: Sequence[Step], index: int, label: str, width: int) -> Text:
+    """Event n of N, round, turn and phase on the left; the log's name on the right if it fits."""
+    left = f"event {index + 1} of {len(steps)} · {stage(steps[index].state)}"
+    room = width - len(left) - 2
+    right = label if len(label) <= room else ""
+    return Text(
+        f"{left}{' ' * (width - len(left) - len(right))}{right}", HEADER_STYLE, no_wrap=True, overflow="ellipsis"
+    )
+
+
+def event_lines(steps: Sequence[Step], index: int, seen_by: str | None) -> list[tuple[Text, bool]]:
+    """The event in words, its problems and what the log says around it; True marks what must show."""
+    step = steps[index]
+    before = steps[index - 1].state if index else State()
+    words = describe(step, before, seen_by)
+    lines = [(Text(words[0], "bold"), True)] + [(Text(line), False) for line in words[1:]]
+    lines += [(Text(d.text(), PROBLEM_STYLE), True) for d in step.diagnostics]
+    earlier = sorted({d.line for s in steps[:index] for d in s.diagnostics})
+    if earlier:
+        lines.append((Text(f"earlier problems on lines {', '.join(map(str, earlier))}"), False))
+    if step.state.final is not None:
+        lines.append((Text(f"{winners(step.state)} (s shows the scores)"), True))
+    if index == len(steps) - 1 and not step.state.complete:
+        lines.append((Text(f"the log stops here, {step.state.where()}"), True))
+    return lines
+
+
+def fit(lines: list[tuple[Text, bool]], room: int) -> list[Text]:
+    """At most ``room`` lines: those that must show, then the rest in order, and how many are left out."""
+    if len(lines) <= room:
+        return [text for text, _ in lines]
+    budget = max(room - 1, 0)
+    keep = {i for i, (_, must) in enumerate(lines) if must}
+    keep = set(sorted(keep)[:budget])
+    for i in range(len(lines)):
+        if len(keep) >= budget:
+            break
+        keep.add(i)
+    shown = [text for i, (text, _) in enumerate(lines) if i in keep]
+    left_out = len(lines) - len(shown)
+    return [*shown, Text(f"… {left_out} more {'line' if left_out == 1 else 'lines'}: e shows the whole event", "dim")]
+
+
+def player_lines(state: State, seen_by: str | None) -> list[Text]:
+    """One line per player: squares, hand (and reserve), parchments, carrots, then the supply."""
+    marks = tags(state.players)
+    name_width = max((len(p) for p in state.players), default=0)
+    lines = []
+    for i, p in enumerate(state.players):
+        hand = len(state.hands.get(p, ())) if state.phase == "exploring" else 0
+        reserve = in_reserve(state, p)
+        line = Text(f" {marks[p]} ", PLAYER_STYLES[i])
+        line.append(
+            f" {p:<{name_width}} {_counted(len(state.position.controlled(p)), 'square', 3)}  hand {hand:>2}"
+            + (f" +{reserve:<2} reserve" if state.reserves else "")
+            + f" {_counted(len(state.parchments.get(p, ())), 'parchment', 2)}"
+            + f" {_counted(state.harvest_total(p), 'carrot', 3)}  supply: {supply(state, p) if state.supply else '-'}"
+        )
+        line.no_wrap, line.overflow = True, "ellipsis"
+        lines.append(line)
+    return lines
+
+
+def _counted(n: int, one: str, digits: int) -> str:
+    """``n`` things in a column: right-aligned digits, the plural's width kept ("  1 square ")."""
+    return f"{n:>{digits}} {one if n == 1 else one + 's'}" + (" " if n == 1 else "")
+
+
+def frame(
+    con: Console,
+    steps: Sequence[Step],
+    index: int,
+    label: str,
+    *,
+    size: tuple[int, int],
+    status: Text,
+    panel: RenderableType | None = None,
+    seen_by: str | None = None,
+) -> list[str]:
+    """The ``size`` (columns, rows) screen after event ``index + 1``: exactly one string per row.
+
+    Each string is the row as ``con`` renders it (with its escape codes on a terminal console).
+    """
+    width, height = size
+    state = steps[index].state
+    top = _render(con, header(steps, index, label, width), width)
+    below = _render(con, panel, width) if panel is not None else []
+    players = player_lines(state, seen_by)
+    room = height - 2 - BOARD_LINES - len(players) - len(below)
+    if panel is None or room >= 1:  # the panel, if any, fits below the board
+        words = fit(event_lines(steps, index, seen_by), max(room, 1))
+        for text in words:
+            text.no_wrap, text.overflow = True, "ellipsis"
+        shown = board(state, changed(steps[index - 1].state if index else State(), state))
+        shown.no_wrap, shown.overflow = True, "crop"
+        lines = top + _render(con, Group(*words, shown, *players), width) + below
+    else:  # in place of the event, the board and the players
+        lines = top + below
+        if len(lines) > height - 1:
+            more = Text("… the terminal is too small for the rest", "dim", no_wrap=True, overflow="ellipsis")
+            lines = lines[: height - 2] + _render(con, more, width)
+    lines = lines[: height - 1]
+    lines += [""] * (height - 1 - len(lines))
+    status.no_wrap, status.overflow = True, "ellipsis"
+    return lines + _render(con, status, width)
+
+
+def _render(con: Console, renderable: RenderableType, width: int) -> list[str]:
+    with con.capture() as captured:  # in a group: print would make a lone Text a new one, wrapping again
+        con.print(Group(renderable), width=width, crop=True)
+    return captured.get().splitlines()
+
+
+# -- the panels: what does not fit beside the board, one key away ------------------------
+
+
+def hands(state: State, seen_by: str | None) -> RenderableType:
+    """Each player's hand (only its size for another player, with ``--as``), supply and parchments."""
+    if state.phase != "exploring":
+        note = "hands are empty outside exploration"
+    else:
+        note = "a 2-player reserve is face down; one card joins the hand at each pick" if state.reserves else ""
+    out = table("player", "hand", "supply", "parchments", prose=("hand", "supply", "parchments"))
+    for p in state.players:
+        hidden = seen_by is not None and seen_by != p
+        cards = state.hands.get(p, []) if state.phase == "exploring" else []
+        hand = f"{len(cards)} cards" if hidden else ", ".join(cards) or "-"
+        reserve = in_reserve(state, p)
+        hand += f" (+{reserve} in reserve)" if reserve else ""
+        held = state.parchments.get(p, [])
+        parchments = f"{len(held)} face down" if hidden and held else ", ".join(held) or "-"
+        out.add_row(p, hand, supply(state, p) if state.supply else "-", parchments)
+    return Group(Text("hands, supplies and parchments", "bold"), out, Text(note, "dim"))
+
+
+def fiefs(state: State, seen_by: str | None) -> RenderableType:
+    """The latest harvest's fiefs (H2-H4)."""
+    return harvest(state) if state.harvests else Text("no harvest yet: each round's harvest shows its fiefs here")
+
+
+def scores(state: State, seen_by: str | None) -> RenderableType:
+    """The final scores, or the carrots so far until the end event."""
+    if state.final is not None:
+        return final_scores(state)
+    so_far = ", ".join(f"{p} {state.harvest_total(p)}" for p in state.players) or "none"
+    return Text(f"the final scores come with the end event; carrots harvested so far: {so_far}")
+
+
+PANELS: dict[str, tuple[str, Callable[[State, str | None], RenderableType]]] = {
+    "h": ("hands", hands),
+    "f": ("fiefs", fiefs),
+    "s": ("scores", scores),
+    "l": ("legend", lambda state, _: legend(state)),
+}
+"""The panels of the position, by their key: a name and what it shows."""
+
+
+def whole_event(steps: Sequence[Step], index: int, seen_by: str | None) -> RenderableType:
+    """The event in words with its problems, every line, wrapped to the width (the ``e`` panel)."""
+    return Group(*(text for text, _ in event_lines(steps, index, seen_by)))

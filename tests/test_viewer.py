@@ -1,0 +1,293 @@
+"""`bkref replay --step` on a terminal: the full-screen viewer, driven through a pseudo-terminal.
+
+Each test runs ``python -m bkref replay ... --step`` on a pty of 80x24 and reads the
+screen through pyte, an in-memory terminal emulator. Every wait has a timeout.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pyte
+import pytest
+
+from bkref.game.events import Harvest
+from bkref.views.render import changed
+from bkref.views.stepper import load, stops
+from bkref.views.viewer import Viewer
+from tests.conftest import ROOT
+from tests.test_replay import FOUR, THREE, TWO, WORKED
+
+TIMEOUT = 10.0
+"""The longest wait for anything the viewer draws or does, in seconds (the machine may be busy)."""
+
+ROWS = re.compile(r"^ ([A-J])  ", flags=re.M)
+
+
+class Pty:
+    """``bkref ARGS`` on a pseudo-terminal of ``columns`` x ``lines``, its screen read by pyte."""
+
+    def __init__(self, *args: str | Path, columns: int = 80, lines: int = 24) -> None:
+        self.master, self.slave = os.openpty()
+        self.resize(columns, lines)
+        self.saved = termios.tcgetattr(self.slave)
+        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
+        env["TERM"] = "xterm-256color"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bkref", "replay", *map(str, args)],
+            stdin=self.slave,
+            stdout=self.slave,
+            stderr=self.slave,
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+        )
+        self.raw = b""
+
+    def resize(self, columns: int, lines: int) -> None:
+        self.screen = pyte.Screen(columns, lines)
+        self.stream = pyte.ByteStream(self.screen)
+        self.stream.feed(b"")
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+
+    def read(self, quiet: float = 0.05) -> bool:
+        """Feed the screen what the viewer wrote until it is quiet for ``quiet`` s; False if nothing came."""
+        got = False
+        while select.select([self.master], [], [], quiet)[0]:
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:  # the viewer has exited and closed the terminal
+                break
+            if not data:
+                break
+            self.raw += data
+            self.stream.feed(data)
+            got = True
+        return got
+
+    def wait(self, condition: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + TIMEOUT
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {what} within {TIMEOUT} s; the screen:\n{self.text()}")
+            self.read()
+        self.read()  # the rest of the same screen
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def shows(self, pattern: str) -> Callable[[], bool]:
+        return lambda: re.search(pattern, self.text(), flags=re.M) is not None
+
+    def header(self) -> str:
+        return self.screen.display[0].rstrip()
+
+    def event(self) -> int:
+        found = re.match(r"event (\d+) of", self.header())
+        return int(found.group(1)) if found else 0
+
+    def press(self, keys: bytes, then: str) -> None:
+        """Send ``keys`` and wait until the screen shows ``then`` (a pattern) once they are read."""
+        os.write(self.master, keys)
+        self.wait(self.shows(then), then)
+
+    def exit(self) -> int:
+        """The viewer's exit status (it must exit within the timeout)."""
+        deadline = time.monotonic() + TIMEOUT
+        while self.process.poll() is None and time.monotonic() < deadline:
+            self.read(0.02)
+        status = self.process.wait(timeout=1)
+        self.read(0)
+        return status
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=TIMEOUT)
+        os.close(self.master)
+        os.close(self.slave)
+
+
+@pytest.fixture
+def viewer() -> Iterator[Callable[..., Pty]]:
+    opened: list[Pty] = []
+
+    def start(*args: str | Path, columns: int = 80, lines: int = 24) -> Pty:
+        pty = Pty(*args, "--step", columns=columns, lines=lines)
+        opened.append(pty)
+        pty.wait(pty.shows(r"^event \d+ of \d+"), "first screen")
+        return pty
+
+    yield start
+    for pty in opened:
+        pty.close()
+
+
+RIGHT, LEFT, DOWN, UP, HOME, END = b"\x1b[C", b"\x1b[D", b"\x1b[B", b"\x1b[A", b"\x1b[H", b"\x1b[F"
+
+
+def board_on_screen(text: str) -> bool:
+    """The column numbers and the ten rows A to J, in order."""
+    return "      1     2     3" in text and ROWS.findall(text) == list("ABCDEFGHIJ")
+
+
+def test_single_keys_move_and_back_returns_to_the_same_screen(viewer) -> None:
+    pty = viewer(THREE, "--to", "4")
+    first = pty.text()
+    assert pty.header().startswith("event 4 of 118 · round 1, turn 1 of 6: exploration")
+    pty.press(RIGHT, "^event 5 of")
+    assert "cid picks last for turn 1: every pick is revealed and played" in pty.text()
+    pty.press(LEFT, "^event 4 of")
+    assert pty.text() == first
+    pty.press(b"n", "^event 5 of")
+    pty.press(b"\x7f", "^event 4 of")  # Backspace
+    pty.press(b" ", "^event 5 of")
+    pty.press(b"b", "^event 4 of")
+    assert pty.text() == first
+    os.write(pty.master, b"q")
+    assert pty.exit() == 0
+
+
+def test_turns_rounds_start_end_and_typed_event_numbers(viewer) -> None:
+    pty = viewer(THREE)
+    pty.press(DOWN, "^event 2 of")  # the deal stands alone
+    pty.press(b"\x1b[6~", "^event 6 of")  # PgDn: turn 1, every pick revealed and bob's provisions drawn
+    pty.press(UP, "^event 2 of")
+    pty.press(b"r", r"^event 26 of 118 · round 1 harvested")
+    pty.press(b"r", r"^event 53 of 118 · round 2 harvested")
+    pty.press(b"R", "^event 26 of")
+    pty.press(END, r"^event 118 of 118 · game over")
+    assert re.search(r"^bob and cid win with 175 \(tied\) \(s shows the scores\)$", pty.text(), flags=re.M)
+    pty.press(HOME, "^event 1 of")
+    pty.press(b"4", "^go to event: 4_")
+    pty.press(b"2\r", "^event 42 of")
+    pty.press(b":7\r", "^event 7 of")
+    pty.press(b"999\r", "^no event 999: this log has events 1 to 118")
+    pty.press(b"G", "^event 118 of")
+    pty.press(RIGHT, "^this is the last event")
+    os.write(pty.master, b"\x1b")  # Esc quits
+    assert pty.exit() == 0
+
+
+def test_the_board_is_on_the_screen_at_every_step_of_a_whole_game(viewer) -> None:
+    pty = viewer(FOUR)  # four players: the least room for the event
+    total = len(load(ROOT / FOUR))
+    for event in range(1, total + 1):
+        assert pty.event() == event
+        text = pty.text()
+        assert board_on_screen(text), text
+        assert len(re.findall(r"^ [abcd]  (ann|bob|cid|dee) +\d+ squares?", text, flags=re.M)) == 4, text
+        if event < total:
+            pty.press(RIGHT, f"^event {event + 1} of")
+    os.write(pty.master, b"q")
+    assert pty.exit() == 0
+
+
+def test_the_last_move_is_marked_in_reverse_video(viewer) -> None:
+    steps = load(ROOT / THREE)
+    claimed = changed(steps[3].state, steps[4].state)  # cid's pick reveals turn 1: ann claims F8, cid A7
+    assert claimed == {"F8", "A7"}
+    pty = viewer(THREE, "--to", "5")
+    marked = set()
+    for y, line in enumerate(pty.screen.display):
+        found = ROWS.match(line)
+        for column in range(10) if found else ():
+            cells = [pty.screen.buffer[y][4 + 6 * column + i] for i in range(5)]
+            if all(cell.reverse for cell in cells):
+                marked.add(f"{found.group(1)}{column + 1}")
+    assert marked == claimed
+
+
+def test_quit_and_ctrl_c_leave_the_alternate_screen_and_restore_the_terminal(viewer) -> None:
+    for key, status in ((b"q", 0), (b"\x03", 130)):
+        pty = viewer(WORKED)
+        assert termios.tcgetattr(pty.slave)[3] & termios.ECHO == 0  # raw keys while it runs
+        os.write(pty.master, key)
+        assert pty.exit() == status
+        assert pty.raw.count(b"\x1b[?1049h") == 1
+        assert pty.raw.rstrip().endswith(b"\x1b[?25h\x1b[?1049l")
+        assert termios.tcgetattr(pty.slave) == pty.saved
+
+
+def test_sigterm_and_the_end_of_input_also_restore_the_terminal(viewer) -> None:
+    pty = viewer(WORKED)
+    pty.process.send_signal(signal.SIGTERM)
+    assert pty.exit() == 128 + signal.SIGTERM
+    assert pty.raw.rstrip().endswith(b"\x1b[?1049l") and termios.tcgetattr(pty.slave) == pty.saved
+
+
+def test_a_resize_redraws_at_the_new_size(viewer) -> None:
+    pty = viewer(TWO, "--to", "50")
+    assert len(pty.header()) == 80
+    pty.resize(100, 30)
+    pty.wait(lambda: pty.header().endswith("2p-ann-bob.jsonl") and len(pty.header()) == 100, "redraw at 100x30")
+    assert pty.event() == 50 and board_on_screen(pty.text())
+    pty.resize(80, 24)
+    pty.wait(lambda: len(pty.header()) == 80, "redraw at 80x24")
+    os.write(pty.master, b"q")
+    assert pty.exit() == 0
+
+
+def test_panels_open_and_close_with_one_key(viewer) -> None:
+    pty = viewer(THREE, "--to", "60", "--as", "bob")
+    pty.press(b"h", "^hands, supplies and parchments")
+    text = pty.text()
+    assert re.search(r"^ann +8 cards +", text, flags=re.M) and re.search(r"^cid +10 cards", text, flags=re.M)
+    assert re.search(r"^bob +E3, E9, J10", text, flags=re.M) and "4 face down" in text
+    pty.press(RIGHT, "^event 61 of")  # the keys still move, the panel stays
+    assert "hands, supplies and parchments" in pty.text()
+    pty.press(b"q", r"^\?:keys q:quit")  # q closes the panel first
+    assert board_on_screen(pty.text())
+    pty.press(b"?", r"^keys +what they do")
+    pty.press(b"l", r"^F forest \(wood\)")
+    pty.press(b"l", r"^\?:keys q:quit")
+    os.write(pty.master, b"q")
+    assert pty.exit() == 0
+
+
+# -- the key handling itself, without a terminal ---------------------------------------
+
+
+def test_viewer_keys_by_turn_and_round() -> None:
+    steps = load(ROOT / THREE)
+    turn = Viewer(steps, 0, "turn")
+    turn.press("right")
+    turn.press("right")
+    assert turn.index == 5  # the end of turn 1: its picks and bob's provisions
+    turn.press("left")
+    assert turn.index == 1
+    by_round = Viewer(steps, 0, "round")
+    by_round.press("enter")
+    assert by_round.index == stops(steps, "round")[1] == 25 and isinstance(steps[25].event, Harvest)
+    assert not by_round.press("q")
+
+
+# -- the 80x24 screens a person has read -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "keys"),
+    [
+        ("3p-reveal", [THREE, "--to", "5"], []),
+        ("4p-provisions", [FOUR, "--to", "100"], []),
+        ("2p-as-ann", [TWO, "--to", "40", "--as", "ann"], []),
+        ("2p-end-scores", [TWO, "--to", "100"], [(b"G", "^event 113 of"), (b"s", "^final scores")]),
+        ("3p-keys", [THREE], [(b"?", "^keys +what they do")]),
+    ],
+)
+def test_screens_match_the_snapshots(viewer, text_snapshot, name: str, args: list, keys: list) -> None:
+    pty = viewer(*args)
+    for key, then in keys:
+        pty.press(key, then)
+    assert pty.text() == text_snapshot
