@@ -27,13 +27,13 @@ the gap is reported once (T1) and closed, and the log is followed from there.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from bkref.game import scoring
 from bkref.game.catalog import BOARD, CARDS, COPY_CARDS, DECK_SIZE
 from bkref.game.events import FORMAT, Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
-from bkref.game.fiefs import Fief, connected, fiefs, harvest, yield_of
+from bkref.game.fiefs import Fief, Harvested, connected, fiefs, harvest, harvest_carrots
 from bkref.game.position import Position
 from bkref.game.words import count
 
@@ -114,8 +114,8 @@ class State:
         self.camps_played: dict[str, int] = {}
         self.camps_placed: dict[str, int] = {}
         self.camp_floor = 0
-        self.harvests: list[dict[str, list[Fief]]] = []
-        self.board_fiefs: dict[str, list[Fief]] | None = None  # the fiefs of the board as it stands, if known
+        self.harvests: list[Mapping[str, list[Fief]]] = []  # each harvest's fiefs, by player
+        self.board_fiefs: Mapping[str, list[Fief]] | None = None  # the fiefs of the board as it stands, if known
         self.copies: dict[str, dict[str, str | None]] = {}
         self.final: scoring.FinalScore | None = None
 
@@ -173,7 +173,7 @@ class State:
         return [*hand, self.reserves[player][self.turn - 1]] if self.seats == 2 else hand
 
     def harvest_total(self, player: str) -> int:
-        return sum(yield_of(harvest.get(player, ())) for harvest in self.harvests)
+        return sum(harvest_carrots(harvest, player) for harvest in self.harvests)
 
     def due(self) -> Due:
         """The decision the game waits for now, and whose it is (see ``Due``)."""
@@ -693,7 +693,7 @@ def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
         )
     harvested = _harvest(state, declared)
     for p, expected in (event.expect or {}).items():
-        got = yield_of(harvested[p])
+        got = harvested.carrots[p]
         if got != expected:
             detail = (
                 "; ".join(
@@ -710,7 +710,7 @@ def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
             )
 
 
-def _harvest(state: State, declared: dict[str, str]) -> dict[str, list[Fief]]:
+def _harvest(state: State, declared: dict[str, str]) -> Harvested:
     """Harvest every player's fiefs (H1-H4) and close the round."""
     state.position.declared = declared
     harvested = state.board_fiefs = harvest(state.position, state.players)

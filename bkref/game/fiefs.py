@@ -17,7 +17,7 @@ strength x wealth golden carrots.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -26,8 +26,6 @@ from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, BOARD_ORDER, CA
 
 if TYPE_CHECKING:
     from bkref.game.position import Position
-
-_RESOURCE_ORDER = {name: i for i, name in enumerate(BASIC_RESOURCES + LUXURY_RESOURCES)}
 
 
 class Fief(msgspec.Struct, frozen=True, gc=False):
@@ -72,77 +70,8 @@ def produces(position: Position, square: str) -> list[str]:
     return out
 
 
-def _groups(mine: set[str], towers: list[tuple[str, str]]) -> list[tuple[str, ...]]:
-    """``mine`` split into connected groups (S3 adjacency and sky tower pairs), in board order."""
-    links: dict[str, list[str]] = {}
-    for a, b in towers:
-        if a in mine and b in mine:
-            links.setdefault(a, []).append(b)
-            links.setdefault(b, []).append(a)
-    remaining = set(mine)
-    out = []
-    for start in sorted(mine, key=BOARD_ORDER.__getitem__):
-        if start not in remaining:
-            continue
-        remaining.discard(start)
-        group = [start]
-        for sq in group:  # grows while it is walked: a breadth-first search
-            for other in (*ADJACENT[sq], *links[sq]) if sq in links else ADJACENT[sq]:
-                if other in remaining:
-                    remaining.discard(other)
-                    group.append(other)
-        if len(group) > 1:
-            group.sort(key=BOARD_ORDER.__getitem__)
-        out.append(tuple(group))
-    return out
-
-
-def regions(position: Position, player: str) -> list[tuple[str, ...]]:
-    """The player's fiefs as square tuples in board order, sorted by first square."""
-    return _groups({sq for sq, who in position.owner.items() if who == player}, position.towers)
-
-
-def connected(position: Position, player: str, a: str, b: str) -> bool:
-    """True when squares ``a`` and ``b`` lie in one fief of ``player`` (H2)."""
-    owner = position.owner
-    links: dict[str, list[str]] = {}
-    for x, y in position.towers:
-        links.setdefault(x, []).append(y)
-        links.setdefault(y, []).append(x)
-    seen = {a}
-    group = [a]
-    for sq in group:
-        for other in (*ADJACENT[sq], *links.get(sq, ())):
-            if other not in seen and owner.get(other) == player:
-                if other == b:
-                    return True
-                seen.add(other)
-                group.append(other)
-    return False
-
-
 _STATIC = {name: (1 if name in _PRINTED else 0, _TERRAIN[name]) for name in SQUARES}
 """Each square's printed strength and terrain resource."""
-
-
-def fief_of(squares: tuple[str, ...], position: Position) -> Fief:
-    """Strength, resources and carrots (H3, H4) of one group of squares."""
-    building, declared = position.building, position.declared
-    strength = 0
-    found = set()
-    for sq in squares:
-        printed, terrain = _STATIC[sq]
-        strength += printed
-        if terrain:
-            found.add(terrain)
-        on = building.get(sq)
-        if on:
-            strength += _STRENGTH.get(on, 0)
-            made = declared.get(sq) if on == "trading_post" else _MAKES.get(on)
-            if made:
-                found.add(made)
-    resources = tuple(sorted(found, key=_RESOURCE_ORDER.__getitem__)) if len(found) > 1 else tuple(found)
-    return Fief(squares, strength, resources, strength * len(resources))
 
 
 def tally(position: Position, squares: Iterable[str]) -> tuple[Counter[str], int]:
@@ -180,12 +109,152 @@ def yield_of(fiefs: Iterable[Fief]) -> int:
 
 def fiefs(position: Position, player: str) -> list[Fief]:
     """Every fief of ``player`` in ``position`` (H2), in board order."""
-    return [fief_of(group, position) for group in regions(position, player)]
+    return harvest(position, (player,))[player]
 
 
-def harvest(position: Position, players: tuple[str, ...]) -> dict[str, list[Fief]]:
-    """Every player's fiefs at once: ``fiefs`` for each, with one pass over the board."""
-    mine: dict[str, set[str]] = {p: set() for p in players}
+def regions(position: Position, player: str) -> list[tuple[str, ...]]:
+    """The player's fiefs as square tuples in board order, sorted by first square."""
+    groups = _split(_masks(position, (player,))[player], _links(position), _NO_STRENGTH, _NO_RESOURCES)
+    return [_names(mask, SQUARES) for mask, _, _ in groups]
+
+
+def connected(position: Position, player: str, a: str, b: str) -> bool:
+    """True when squares ``a`` and ``b`` lie in one fief of ``player`` (H2)."""
+    both = _BIT[a] | _BIT[b]
+    groups = _split(_masks(position, (player,))[player], _links(position), _NO_STRENGTH, _NO_RESOURCES)
+    return any(mask & both == both for mask, _, _ in groups)
+
+
+# -- fiefs on bitmasks ----------------------------------------------------------------
+# Square i of SQUARES (board order) is bit i; resource k of _RESOURCES is bit k. A fief
+# is kept as (squares, strength, resources) in those bits until its Fief is asked for.
+
+_RESOURCES = BASIC_RESOURCES + LUXURY_RESOURCES
+_BIT = {name: 1 << i for i, name in enumerate(SQUARES)}
+_RESOURCE_BIT = {name: 1 << k for k, name in enumerate(_RESOURCES)}
+_ADJACENT = [sum(_BIT[other] for other in ADJACENT[name]) for name in SQUARES]
+_PRINTED_STRENGTH = [1 if name in _PRINTED else 0 for name in SQUARES]
+_TERRAIN_RESOURCE = [_RESOURCE_BIT[r] if (r := _TERRAIN[name]) else 0 for name in SQUARES]
+_MAKES_BIT = {farm: _RESOURCE_BIT[made] for farm, made in _MAKES.items() if made}
+_NO_STRENGTH = [0] * len(SQUARES)
+_NO_RESOURCES = [0] * len(SQUARES)
+
+Group = tuple[int, int, int]
+"""A fief as bitmasks: its squares, its strength, its resources."""
+
+
+def _masks(position: Position, players: tuple[str, ...]) -> dict[str, int]:
+    """Each player's controlled squares as a bitmask."""
+    mine = dict.fromkeys(players, 0)
+    bit = _BIT
     for sq, who in position.owner.items():
-        mine[who].add(sq)
-    return {p: [fief_of(group, position) for group in _groups(mine[p], position.towers)] for p in players}
+        if who in mine:
+            mine[who] |= bit[sq]
+    return mine
+
+
+def _links(position: Position) -> list[int]:
+    """Each square's neighbours for fiefs: S3 adjacency, and the sky tower pairs (C5)."""
+    if not position.towers:
+        return _ADJACENT
+    links = list(_ADJACENT)
+    for a, b in position.towers:
+        links[BOARD_ORDER[a]] |= _BIT[b]
+        links[BOARD_ORDER[b]] |= _BIT[a]
+    return links
+
+
+def _yields(position: Position) -> tuple[list[int], list[int]]:
+    """Each square's city strength (H3) and the resources it produces (E2, H1), by square."""
+    strength, resources = list(_PRINTED_STRENGTH), list(_TERRAIN_RESOURCE)
+    declared = position.declared
+    for sq, on in position.building.items():
+        i = BOARD_ORDER[sq]
+        if on in _STRENGTH:
+            strength[i] += _STRENGTH[on]
+        elif on == "trading_post":
+            made = declared.get(sq)
+            if made:
+                resources[i] |= _RESOURCE_BIT[made]
+        elif on in _MAKES_BIT:
+            resources[i] |= _MAKES_BIT[on]
+    return strength, resources
+
+
+def _split(mine: int, links: list[int], strength: list[int], resources: list[int]) -> list[Group]:
+    """The squares of ``mine`` split into fiefs (a breadth-first search on bits), by first square."""
+    out = []
+    rest = mine
+    while rest:
+        todo = group = rest & -rest
+        rest ^= todo
+        total = made = 0
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            i = low.bit_length() - 1
+            total += strength[i]
+            made |= resources[i]
+            new = links[i] & rest
+            if new:
+                rest ^= new
+                todo |= new
+                group |= new
+        out.append((group, total, made))
+    return out
+
+
+def _names(mask: int, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The names of the bits set in ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(names[low.bit_length() - 1])
+    return tuple(out)
+
+
+class Harvested(Mapping[str, list[Fief]]):
+    """Every player's fiefs at one harvest, by player; ``carrots`` holds each one's yield.
+
+    The fiefs are kept as bitmasks: a player's ``Fief`` objects are built the first time
+    they are asked for (``harvested[player]``), by the score, the replay or an X1 message.
+    """
+
+    __slots__ = ("_built", "_groups", "carrots")
+
+    def __init__(self, groups: dict[str, list[Group]]) -> None:
+        self._groups = groups
+        self._built: dict[str, list[Fief]] = {}
+        self.carrots = {p: sum(strength * made.bit_count() for _, strength, made in g) for p, g in groups.items()}
+
+    def __getitem__(self, player: str) -> list[Fief]:
+        built = self._built.get(player)
+        if built is None:
+            built = self._built[player] = [_fief(*group) for group in self._groups[player]]
+        return built
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._groups)
+
+    def __len__(self) -> int:
+        return len(self._groups)
+
+
+def _fief(squares: int, strength: int, made: int) -> Fief:
+    resources = _names(made, _RESOURCES)
+    return Fief(_names(squares, SQUARES), strength, resources, strength * len(resources))
+
+
+def harvest(position: Position, players: tuple[str, ...]) -> Harvested:
+    """Every player's fiefs at once (H2-H4), with one pass over the board."""
+    links = _links(position)
+    strength, resources = _yields(position)
+    return Harvested({p: _split(mine, links, strength, resources) for p, mine in _masks(position, players).items()})
+
+
+def harvest_carrots(harvested: Mapping[str, list[Fief]], player: str) -> int:
+    """The golden carrots ``player`` harvested at ``harvested`` (H4)."""
+    if isinstance(harvested, Harvested):
+        return harvested.carrots.get(player, 0)
+    return yield_of(harvested.get(player, ()))

@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 import msgspec
 
 from bkref.game.catalog import BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES
-from bkref.game.fiefs import Fief, city_strength, fiefs, produces, tally, yield_of
+from bkref.game.fiefs import Fief, city_strength, fiefs, harvest_carrots, produces, tally
 from bkref.game.position import Position
 from bkref.game.words import count
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
     from bkref.game.engine import State
     from bkref.game.events import Rulings
@@ -260,7 +260,7 @@ class _Owned(NamedTuple):
 class _Scorer:
     """Scores every parchment of a finished game; see ``final_score``."""
 
-    def __init__(self, state: State, final_fiefs: dict[str, list[Fief]] | None) -> None:
+    def __init__(self, state: State, final_fiefs: Mapping[str, list[Fief]] | None) -> None:
         self.state = state
         self.rulings: Rulings = state.rulings
         known = final_fiefs or {}
@@ -379,7 +379,7 @@ class _Scorer:
                     row.rulings = [*row.rulings, "R2"]
 
 
-def final_score(state: State, final_fiefs: dict[str, list[Fief]] | None = None) -> FinalScore:
+def final_score(state: State, final_fiefs: Mapping[str, list[Fief]] | None = None) -> FinalScore:
     """Score a finished game: harvests, every parchment, totals, ranking and winners (E1-E9).
 
     ``final_fiefs``, every player's fiefs on the final board, saves computing them
@@ -387,7 +387,7 @@ def final_score(state: State, final_fiefs: dict[str, list[Fief]] | None = None) 
     """
     scorer = _Scorer(state, final_fiefs)
     rows = {p: scorer.rows(p) for p in state.players}
-    harvests = {p: [yield_of(h[p]) for h in state.harvests] for p in state.players}
+    harvests = {p: [harvest_carrots(h, p) for h in state.harvests] for p in state.players}
     harvest = {p: sum(v) for p, v in harvests.items()}
     scorer.opportunist(rows, harvest)
     players = {}
