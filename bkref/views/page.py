@@ -117,8 +117,8 @@ def _data(steps: Sequence[Step], start: int) -> tuple[str, list[str]]:
         if len(state.harvests) > len(before.harvests):
             harvests.append(table_html(harvest(state)))
         if state.final is not None and not final:
-            final = "".join(_html(parchments(p, s)) for p, s in state.final.players.items())
-            final += _html(ranking(final_breakdown(this.line, state.final)))
+            final = _html(ranking(final_breakdown(this.line, state.final)))
+            final += "".join(_html(parchments(p, s)) for p, s in state.final.players.items())
         shown.append(
             {
                 "sq": [squares(square(position, sq, seats, letters, TOP)) for sq in SQUARES],
@@ -155,8 +155,8 @@ h1{font-size:18px;margin:0 0 4px}
 button{font-size:14px;padding:2px 10px}
 #main{display:flex;gap:16px;align-items:flex-start}
 #board{flex:none}
-#side{flex:1 1 0;min-width:0;overflow-x:auto}
-#logbox{flex:none;width:380px;max-height:90vh;overflow-y:auto;border:1px solid #bbb}
+#side{flex:1 1 0;min-width:420px;overflow-x:auto}
+#logbox{flex:none;width:300px;max-height:90vh;overflow-y:auto;border:1px solid #bbb}
 #log{margin:0;padding:0;list-style:none;font-size:13px}
 #log li{padding:2px 6px;cursor:pointer;border-bottom:1px solid #eee}
 #log li b{display:inline-block;min-width:2.5em;color:#555}
@@ -176,6 +176,11 @@ span.tok{display:inline-block;width:20px;height:20px;line-height:20px;border-rad
 text-align:center;font-weight:bold;color:#000}
 span.s0{background:#E69F00}span.s1{background:#56B4E9}span.s2{background:#CC79A7}span.s3{background:#009E73}
 h2{font-size:15px;margin:12px 0 4px}
+#harvests,#final{display:flex;flex-wrap:wrap;gap:0 32px;align-items:flex-start}
+#harvests table{max-width:620px}
+#players table{width:100%;font-size:12px}
+#players th,#players td{padding:2px 4px}
+#board svg{width:480px;height:auto}
 """
 
 SCRIPT = """
@@ -269,11 +274,12 @@ def page(steps: Sequence[Step], index: int, label: str) -> str:
 <div id="event"></div>
 <h2>Players</h2>
 <div id="players"></div>
-<div id="harvests"></div>
 </div>
 <div id="logbox"><ol id="log">{"".join(log)}</ol></div>
 </div>
 <div id="finalbox" hidden="hidden"><h2>Final score breakdown</h2><div id="final"></div></div>
+<h2>Harvests, the latest first</h2>
+<div id="harvests"></div>
 <script id="data" type="application/json">{data}</script>
 <script>//<![CDATA[
 const SQUARES = {squares};{SCRIPT}//]]></script>
