@@ -81,3 +81,19 @@ def test_commands_show_the_bar_on_a_terminal_and_keep_their_output(at_once, comm
     assert "2/2" in terminal.getvalue()
     for line in piped.getvalue().splitlines():  # what went to standard error still does, above the bar
         assert line in terminal.getvalue()
+
+
+def test_simulate_games_shows_the_bar_on_a_terminal_only(at_once, tmp_path) -> None:
+    command = ["simulate", "--games", "2", "--players", "2", "--seed", "1"]
+    piped = io.StringIO()
+    assert run(piped, *command, "-o", str(tmp_path / "piped")) == (
+        None,
+        f"wrote 2 games to {tmp_path / 'piped'}: 2p-seed-000001.jsonl to 2p-seed-000002.jsonl\n",
+    )
+    assert piped.getvalue() == ""
+    terminal = Terminal()
+    run(terminal, *command, "-o", str(tmp_path / "terminal"))
+    assert "simulate " in terminal.getvalue()
+    assert "2/2" in terminal.getvalue()
+    for name in ("2p-seed-000001.jsonl", "2p-seed-000002.jsonl"):
+        assert (tmp_path / "terminal" / name).read_bytes() == (tmp_path / "piped" / name).read_bytes()

@@ -233,3 +233,39 @@ def test_greedy_harvests_more_than_random(players: int, seed: int) -> None:
         return sum(sum(e["expect"].values()) for e in events if e["type"] == "harvest")
 
     assert harvested("greedy") > harvested("random")
+
+
+# -- many games: simulate --games ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "policies", "jobs"), [(2, ["greedy", "random"], "1"), (3, ["random"], "1"), (4, ["random"], "2")]
+)
+def test_games_are_the_concatenation_of_single_runs(
+    bkref, tmp_path: Path, players: int, policies: list[str], jobs: str
+) -> None:
+    chosen = [arg for policy in policies for arg in ("--policy", policy)]
+    made = bkref(
+        "simulate", "--games", 3, "--seed", 8, "--players", players, *chosen, "-j", jobs, "-o", tmp_path / "games"
+    )
+    names = [f"{players}p-seed-{seed:06d}.jsonl" for seed in (8, 9, 10)]
+    assert made.exit_code == 0, made.stderr
+    assert made.stdout == f"wrote 3 games to {tmp_path / 'games'}: {names[0]} to {names[-1]}\n"
+    assert sorted(p.name for p in (tmp_path / "games").iterdir()) == sorted(names)
+    singles = "".join(bkref("simulate", "--seed", seed, "--players", players, *chosen).stdout for seed in (8, 9, 10))
+    assert "".join((tmp_path / "games" / name).read_text() for name in names) == singles
+
+
+def test_games_need_a_folder(bkref, tmp_path: Path) -> None:
+    no_folder = bkref("simulate", "--games", 2, "--seed", 1, "--players", 2)
+    assert (no_folder.exit_code, no_folder.stdout) == (2, "")
+    assert no_folder.stderr == "bkref: error: --games writes one file per game: give the folder with -o DIR\n"
+    (tmp_path / "file").write_text("")
+    on_a_file = bkref("simulate", "--games", 2, "--seed", 1, "--players", 2, "-o", tmp_path / "file")
+    assert on_a_file.exit_code == 2
+    assert on_a_file.stderr.startswith(f"bkref: error: cannot make the folder {tmp_path / 'file'}: ")
+    one_game = bkref("simulate", "--seed", 1, "--players", 2, "-j", 2)
+    assert (one_game.exit_code, one_game.stderr) == (
+        2,
+        "bkref: error: -j is for --games: one game is played in one process\n",
+    )

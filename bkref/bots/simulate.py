@@ -105,6 +105,23 @@ def to_jsonl(events: Iterable[Event]) -> str:
     return "".join(msgspec.json.encode(event).decode() + "\n" for event in events)
 
 
+def log_of(game: tuple[int, int, Sequence[str]]) -> str:
+    """The log of ``simulate(players, seed, policies)``, as ``bkref simulate`` writes it.
+
+    One argument, and picklable, so that many games map onto processes.
+    """
+    return to_jsonl(simulate(*game))
+
+
+def game_name(players: int, seed: int) -> str:
+    """The file name of one game of ``bkref simulate --games``; sorted names are in seed order.
+
+    >>> game_name(4, 42)
+    '4p-seed-000042.jsonl'
+    """
+    return f"{players}p-seed-{seed:06d}.jsonl"
+
+
 # -- one game ------------------------------------------------------------------------
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -22,20 +23,65 @@ def simulate(
         ),
     ] = None,
     output: Annotated[
-        str, typer.Option("--output", "-o", metavar="FILE", help="Where to write the log; - for standard output.")
+        str,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="FILE|DIR",
+            help="Where to write the log; - for standard output. With --games, the folder for the logs.",
+        ),
     ] = "-",
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            metavar="N",
+            min=1,
+            help="Play N games, seeds S to S+N-1, each written to DIR/<players>p-seed-<seed>.jsonl.",
+            show_default=False,
+        ),
+    ] = None,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, help="With --games, play in this many processes; same files.")
+    ] = 1,
 ) -> None:
-    """Play a complete legal game from a seed and write its bkref/1 log.
+    """Play a complete legal game from a seed and write its bkref/1 log; or, with --games, many.
 
-    The same players, seed and policies give the same log, byte for byte. A policy
-    that cannot be loaded, raises, or returns a move that is not legal is a one-line
-    error naming it and the position (exit status 2).
+    The same players, seed and policies give the same log, byte for byte; each game of
+    --games is the log a single run with its seed writes. A policy that cannot be
+    loaded, raises, or returns a move that is not legal is a one-line error naming it
+    and the position (exit status 2).
     """
-    from bkref.bots.simulate import parse_options, to_jsonl
-    from bkref.bots.simulate import simulate as play
+    from bkref.bots.simulate import log_of, parse_options
 
     try:
-        text = to_jsonl(play(*parse_options(players, seed, policy or [])))
+        game = parse_options(players, seed, policy or [])
+        if games is None:
+            if jobs > 1:
+                raise ValueError("-j is for --games: one game is played in one process")
+            write_output(log_of(game), output)
+            return
+        if output == "-":
+            raise ValueError("--games writes one file per game: give the folder with -o DIR")
+        tournament(game, games, Path(output), jobs)
     except ValueError as error:
         raise fail(str(error)) from None
-    write_output(text, output)
+
+
+def tournament(game: tuple[int, int, list[str]], games: int, folder: Path, jobs: int) -> None:
+    """Play ``games`` games from ``game``'s seed on, in ``jobs`` processes, one file each in ``folder``."""
+    from bkref.bots.simulate import game_name, log_of
+    from bkref.io.batch import Local
+    from bkref.views.progress import progress
+
+    players, first, policies = game
+    seeds = range(first, first + games)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise fail(f"cannot make the folder {folder}: {error.strerror or error}") from None
+    with progress(games, "simulate") as advance:
+        for seed, text in zip(seeds, Local(jobs).map(log_of, [(players, seed, policies) for seed in seeds])):
+            write_output(text, str(folder / game_name(players, seed)))
+            advance()
+    print(f"wrote {games} games to {folder}: {game_name(players, seeds[0])} to {game_name(players, seeds[-1])}")
