@@ -1,13 +1,125 @@
 """bkref: the referee and replay tool for Bunny Kingdom game logs (``bkref/1``).
 
-The rules are pure and apart from any I/O: ``bkref.game.engine.State`` is the game, and
-``state.play(event)`` applies one event and returns the rules it broke.
-``bkref.io.referee`` reads a log into that engine, and ``bkref.game.scoring`` and
-``bkref.views.render`` explain the result. ``bkref.cli`` is the command line on top of them.
+The public API is the names below (``bkref.__all__``); the README's "Using bkref from
+Python" shows them at work. Where things are: the rules are pure and apart from any
+I/O in ``bkref.game`` (``engine.State`` is the game, ``state.play(event)`` applies one
+event and returns the rules it broke, ``moves`` lists the legal moves); ``bkref.io``
+reads logs from any source and plays them through the engine; ``bkref.views`` draws
+them; ``bkref.bots`` plays games; ``bkref.cli`` is the command line on top of them.
 
->>> from pathlib import Path
->>> from bkref.io.referee import check
->>> report = check(Path("replays/2p-ann-bob.jsonl"))
->>> report.status, report.state.final.winners
-(0, ['ann'])
+>>> import bkref
+>>> report = bkref.check("replays/2p-ann-bob.jsonl")
+>>> report.status, report.state.final.winners, report.scores
+(0, ['ann'], {'ann': 125, 'bob': 123})
+
+The names are loaded when first used, so that ``import bkref`` (and the command line)
+stays quick.
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bkref.game.engine import Due, State, Violation, apply
+    from bkref.game.events import Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
+    from bkref.game.fiefs import Fief
+    from bkref.game.moves import Move, builds, declarations, ends, harvests, legal_moves, picks
+    from bkref.io.breakdown import Breakdown
+    from bkref.io.breakdown import breakdown as score
+    from bkref.io.diagnostics import Diagnostic
+    from bkref.io.logfile import Problem, Record
+    from bkref.io.referee import Report, Step, check, play
+    from bkref.io.sources import LogSource, read
+
+    __version__: str
+
+_WHERE = {
+    "Due": "bkref.game.engine",
+    "State": "bkref.game.engine",
+    "Violation": "bkref.game.engine",
+    "apply": "bkref.game.engine",
+    "Build": "bkref.game.events",
+    "Deal": "bkref.game.events",
+    "Draw": "bkref.game.events",
+    "End": "bkref.game.events",
+    "Event": "bkref.game.events",
+    "Game": "bkref.game.events",
+    "Harvest": "bkref.game.events",
+    "Pick": "bkref.game.events",
+    "Rulings": "bkref.game.events",
+    "Fief": "bkref.game.fiefs",
+    "Move": "bkref.game.moves",
+    "builds": "bkref.game.moves",
+    "declarations": "bkref.game.moves",
+    "ends": "bkref.game.moves",
+    "harvests": "bkref.game.moves",
+    "legal_moves": "bkref.game.moves",
+    "picks": "bkref.game.moves",
+    "Breakdown": "bkref.io.breakdown",
+    "score": "bkref.io.breakdown:breakdown",
+    "Diagnostic": "bkref.io.diagnostics",
+    "Problem": "bkref.io.logfile",
+    "Record": "bkref.io.logfile",
+    "Report": "bkref.io.referee",
+    "Step": "bkref.io.referee",
+    "check": "bkref.io.referee",
+    "play": "bkref.io.referee",
+    "LogSource": "bkref.io.sources",
+    "read": "bkref.io.sources",
+}
+
+__all__ = [
+    "Breakdown",
+    "Build",
+    "Deal",
+    "Diagnostic",
+    "Draw",
+    "Due",
+    "End",
+    "Event",
+    "Fief",
+    "Game",
+    "Harvest",
+    "LogSource",
+    "Move",
+    "Pick",
+    "Problem",
+    "Record",
+    "Report",
+    "Rulings",
+    "State",
+    "Step",
+    "Violation",
+    "__version__",
+    "apply",
+    "builds",
+    "check",
+    "declarations",
+    "ends",
+    "harvests",
+    "legal_moves",
+    "picks",
+    "play",
+    "read",
+    "score",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import version
+
+        value: Any = version("bkref")
+    elif name in _WHERE:
+        module, _, attribute = _WHERE[name].partition(":")
+        value = getattr(import_module(module), attribute or name)
+    else:
+        raise AttributeError(f"module 'bkref' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

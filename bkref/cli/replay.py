@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -19,7 +20,12 @@ class By(StrEnum):
 
 @app.command()
 def replay(
-    log: Annotated[Path, typer.Argument(help="The game log (.jsonl) to replay.", metavar="LOG", show_default=False)],
+    log: Annotated[
+        Path,
+        typer.Argument(
+            help="The game log (.jsonl) to replay; - for standard input.", metavar="LOG", show_default=False
+        ),
+    ],
     step: Annotated[
         bool,
         typer.Option(
@@ -86,7 +92,7 @@ def replay(
         from bkref.views.svg import picture
 
         try:
-            steps = load(log)
+            steps = load(log, sys.stdin)
             index = start(steps, to=to, round_=round_, default=len(steps) - 1)
         except ReplayError as error:
             raise fail(str(error)) from None

@@ -16,7 +16,9 @@ def score(
     log: Annotated[
         Path,
         typer.Argument(
-            help="A game log (.jsonl), finished or stopped after any round.", metavar="LOG", show_default=False
+            help="A game log (.jsonl), finished or stopped after any round; - for standard input.",
+            metavar="LOG",
+            show_default=False,
         ),
     ],
     output: Annotated[
@@ -34,7 +36,13 @@ def score(
 
     try:
         status = run(
-            log, as_json=output is OutputFormat.json, player=player, no_color=no_color, out=sys.stdout, err=sys.stderr
+            log,
+            as_json=output is OutputFormat.json,
+            player=player,
+            no_color=no_color,
+            out=sys.stdout,
+            err=sys.stderr,
+            stdin=sys.stdin,
         )
     except ScoreError as error:
         raise fail(str(error)) from None

@@ -16,7 +16,9 @@ def validate(
     paths: Annotated[
         list[Path],
         typer.Argument(
-            help="Game logs (.jsonl), or folders: every *.jsonl below them.", metavar="LOG|DIR...", show_default=False
+            help="Game logs (.jsonl), folders (every *.jsonl below them), or - for standard input.",
+            metavar="LOG|DIR|-...",
+            show_default=False,
         ),
     ],
     output: Annotated[
@@ -30,23 +32,37 @@ def validate(
     ] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary line for legal logs (text format).")] = False,
     dask: DaskOption = None,
+    stdin_name: Annotated[
+        str, typer.Option("--stdin-name", metavar="NAME", help="The file name diagnostics give standard input (-).")
+    ] = "-",
 ) -> None:
-    """Check game logs against the rules; print one line per problem.
+    """Check game logs against the rules; print one line per problem, as soon as it is found.
+
+    With -, the log is read from standard input as it is written:
+    engine | bkref validate -, or tail -f game.jsonl | bkref validate --partial -.
 
     Exit status: 0 every log legal, 1 an illegal move or a mismatched expect,
     2 an unreadable log (F1) or bad usage.
     """
     from functools import partial as bind
 
-    from bkref.io.referee import check_item, log_paths
+    from bkref.io.referee import STDIN, check_item, log_paths
     from bkref.io.report import OUTPUTS, Totals
     from bkref.views.progress import progress
 
     items = list(log_paths(paths))
     totals = Totals()
+    if STDIN in paths:
+        jobs, dask = 1, None  # standard input is read here, and each problem printed as soon as found
     with on_runner(jobs, dask) as run, progress(len(items), "validate") as advance:
         printer = OUTPUTS[output.value](sys.stdout, sys.stderr, quiet=quiet)  # under the bar, if one shows
-        for report in run.map(bind(check_item, partial=partial), items):
+        if jobs <= 1 and dask is None:
+            work = bind(
+                check_item, partial=partial, stdin=sys.stdin, stdin_name=stdin_name, on_diagnostic=printer.diagnostic
+            )
+        else:
+            work = bind(check_item, partial=partial)
+        for report in run.map(work, items):
             printer.file(report)
             totals.add(report)
             advance()

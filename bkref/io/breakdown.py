@@ -21,7 +21,6 @@ settled which row. The breakdown is a tree of msgspec Structs: its JSON form is 
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal
 
 import msgspec
@@ -33,6 +32,7 @@ from bkref.game.fiefs import Fief, tally, yield_of
 from bkref.game.scoring import RULING_IDS, FinalScore, PlayerScore
 from bkref.io.diagnostics import Diagnostic
 from bkref.io.referee import play
+from bkref.io.sources import LogSource, name_of
 
 SCORE_FORMAT: Final = "bkref-score/1"
 if TYPE_CHECKING:  # mypy reads plain strings; the schema has the Literals built from the data
@@ -205,17 +205,18 @@ def _rulings(rulings: Rulings, final: FinalBreakdown | None) -> list[RulingUse]:
     return uses
 
 
-def breakdown(path: Path) -> Breakdown:
-    """Score the log at ``path`` as far as it goes; illegal events are skipped, as ``validate`` does.
+def breakdown(source: LogSource, label: str | None = None) -> Breakdown:
+    """Score the log from ``source`` (see ``bkref.io.sources``) as far as it goes; illegal
+    events are skipped, as ``validate`` does. ``label`` names it (default: its path).
 
-    Raises ``OSError`` when the file cannot be read.
+    Raises ``OSError`` when the source cannot be read.
     """
     diagnostics: list[Diagnostic] = []
     rounds: list[RoundScore] = []
     running: Counter[str] = Counter()
     state = State()
     final = None
-    for item in play(path, partial=True):
+    for item in play(source, label, partial=True):
         if isinstance(item, Diagnostic):
             diagnostics.append(item)
             continue
@@ -227,7 +228,7 @@ def breakdown(path: Path) -> Breakdown:
             final = final_breakdown(item.line, state.final)
     return Breakdown(
         format=SCORE_FORMAT,
-        file=str(path),
+        file=label if label is not None else name_of(source),
         players=list(state.players),
         player=None,
         complete=state.complete,

@@ -1,14 +1,17 @@
-"""Refereeing a log: read it (``bkref.io.logfile``) and play it (``bkref.game.engine``).
+"""Refereeing a log: read it (``bkref.io.sources``, ``bkref.io.logfile``) and play it (``bkref.game.engine``).
 
->>> from pathlib import Path
->>> report = check(Path("replays/worked-example.jsonl"), partial=True)
+A log comes from any ``LogSource``: a path, its text or bytes, an open stream.
+
+>>> report = check("replays/worked-example.jsonl", partial=True)
 >>> report.status, report.diagnostics
 (0, [])
+>>> check('{"type":"game","format":"bkref/1","players":["ann"]}').diagnostics[0].text()
+'<text>:1: S1 1 players; Bunny Kingdom is for 2 to 4'
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -17,6 +20,7 @@ from bkref.game.engine import State
 from bkref.game.events import Event, event_type
 from bkref.io.diagnostics import Diagnostic, exit_status
 from bkref.io.logfile import Problem, read_lines
+from bkref.io.sources import LogSource, lines_of, name_of
 
 
 class Step(NamedTuple):
@@ -42,72 +46,95 @@ class Report:
 
     @property
     def status(self) -> int:
+        """The exit status ``bkref validate`` gives the log: 0 legal, 1 illegal, 2 unreadable."""
         return exit_status(self.diagnostics)
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Each player's golden carrots: the final totals once the end is scored, else the harvests so far."""
+        state = self.state
+        return {p: state.carrots_of(p) for p in state.players} if state is not None else {}
 
 
 def _played(
-    path: Path, name: str, state: State, partial: bool
+    lines: Iterable[bytes], name: str, state: State, partial: bool
 ) -> Iterator[tuple[int, Event, list[Diagnostic]] | Diagnostic]:
     """The core of ``play`` and ``check``: ``(line, event, diagnostics)`` per event played
     on ``state``, and the F1 and end-of-log diagnostics."""
     last = 0
     unreadable = False
-    with path.open("rb") as lines:  # read as it is checked, line by line
-        for item in read_lines(lines):
-            if isinstance(item, Problem):
-                unreadable = True
-                yield Diagnostic(name, item.line, item.event, "F1", item.message)
-                continue
-            last = item.line
-            violations = state.play(item.event)
-            found = []
-            if violations:
-                kind = event_type(item.event)
-                found = [Diagnostic(name, item.line, kind, v.rule, v.message) for v in violations]
-            yield item.line, item.event, found
-            if state.phase == "setup":
-                return  # the game event is unusable (S1, F1): nothing after it can be checked
+    for item in read_lines(lines):
+        if isinstance(item, Problem):
+            unreadable = True
+            yield Diagnostic(name, item.line, item.event, "F1", item.message)
+            continue
+        last = item.line
+        violations = state.play(item.event)
+        found = []
+        if violations:
+            kind = event_type(item.event)
+            found = [Diagnostic(name, item.line, kind, v.rule, v.message) for v in violations]
+        yield item.line, item.event, found
+        if state.phase == "setup":
+            return  # the game event is unusable (S1, F1): nothing after it can be checked
     if not unreadable and not partial:
         for v in state.finish():
             yield Diagnostic(name, max(last, 1), None, v.rule, v.message)
 
 
 def play(
-    path: Path, label: str | None = None, *, keep: bool = False, partial: bool = False
+    source: LogSource, label: str | None = None, *, keep: bool = False, partial: bool = False
 ) -> Iterator[Step | Diagnostic]:
-    """Play the log at ``path`` event by event.
+    """Play the log from ``source`` (see ``bkref.io.sources``) event by event, as it is read.
 
     Yields a ``Step`` per event read (with a copy of the state when ``keep``, else the
     live state) and a ``Diagnostic`` per F1 problem, and for a log that stops before
-    the game's end (T1) unless ``partial``.
+    the game's end (T1) unless ``partial``. Raises ``OSError`` when the source cannot be read.
     """
     state = State()
-    for item in _played(path, label if label is not None else str(path), state, partial):
-        if isinstance(item, Diagnostic):
-            yield item
-        else:
-            line, event, found = item
-            yield Step(line, event, state.copy() if keep else state, found)
+    with lines_of(source) as lines:
+        for item in _played(lines, label if label is not None else name_of(source), state, partial):
+            if isinstance(item, Diagnostic):
+                yield item
+            else:
+                line, event, found = item
+                yield Step(line, event, state.copy() if keep else state, found)
 
 
-def check(path: Path, label: str | None = None, *, partial: bool = False, keep_state: bool = True) -> Report:
-    """Check one log; unreadable paths become an F1 diagnostic, never an exception.
+def check(
+    source: LogSource,
+    label: str | None = None,
+    *,
+    partial: bool = False,
+    keep_state: bool = True,
+    on_diagnostic: Callable[[Diagnostic], object] | None = None,
+) -> Report:
+    """Check one log from ``source`` (see ``bkref.io.sources``); a source that cannot be read
+    becomes an F1 diagnostic, never an exception.
 
-    The report keeps the final state unless ``keep_state`` is false (to send it
-    cheaply between processes).
+    ``label`` names the log in diagnostics (default: its path, or ``-`` for standard
+    input). ``on_diagnostic`` is called with each diagnostic as soon as its line is
+    checked (to show problems of a game still being written). The report keeps the
+    final state unless ``keep_state`` is false (to send it cheaply between processes).
     """
-    report = Report(label if label is not None else str(path))
+    report = Report(label if label is not None else name_of(source))
     state = report.state = State()
     diagnostics = report.diagnostics
     events = 0
     try:
-        for item in _played(path, report.path, state, partial):
-            if type(item) is tuple:
-                events += 1
-                if item[2]:
-                    diagnostics.extend(item[2])
-            else:
-                diagnostics.append(item)  # type: ignore[arg-type]
+        with lines_of(source) as lines:
+            for item in _played(lines, report.path, state, partial):
+                if type(item) is tuple:
+                    events += 1
+                    if item[2]:
+                        diagnostics.extend(item[2])
+                        if on_diagnostic is not None:
+                            for found in item[2]:
+                                on_diagnostic(found)
+                else:
+                    diagnostics.append(item)  # type: ignore[arg-type]
+                    if on_diagnostic is not None:
+                        on_diagnostic(item)  # type: ignore[arg-type]
     except OSError as error:
         reason = error.strerror or str(error)
         diagnostics.append(Diagnostic(report.path, 0, None, "F1", f"cannot read the file: {reason}"))
@@ -119,15 +146,21 @@ def check(path: Path, label: str | None = None, *, partial: bool = False, keep_s
     return report
 
 
+STDIN = Path("-")
+"""The path that names standard input on the command line."""
+
+
 def log_paths(paths: list[Path]) -> Iterator[Path | Report]:
     """The logs named by ``paths``: files as given, folders as every ``*.jsonl`` below them
     (the suffix in any case: ``*.JSONL`` too), sorted.
 
     A path that cannot be a log (missing, or a folder with no log) comes out as a Report
-    holding one F1 diagnostic.
+    holding one F1 diagnostic. ``-`` (``STDIN``) comes out as it is.
     """
     for path in paths:
-        if path.is_dir():
+        if path == STDIN:
+            yield path
+        elif path.is_dir():
             found = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".jsonl" and p.is_file())
             if not found:
                 yield _refused(path, "is a folder with no *.jsonl log below it")
@@ -144,7 +177,22 @@ def _refused(path: Path, message: str) -> Report:
     return report
 
 
-def check_item(item: Path | Report, partial: bool = False) -> Report:
+def check_item(
+    item: Path | Report,
+    partial: bool = False,
+    *,
+    stdin: LogSource | None = None,
+    stdin_name: str = "-",
+    on_diagnostic: Callable[[Diagnostic], object] | None = None,
+) -> Report:
     """The report of one item of ``log_paths``, without its final state (cheap to send
-    between processes)."""
-    return item if isinstance(item, Report) else check(item, partial=partial, keep_state=False)
+    between processes).
+
+    ``-`` is the log ``stdin`` (if given), named ``stdin_name``; ``on_diagnostic`` gets
+    each diagnostic as soon as it is found (see ``check``).
+    """
+    if isinstance(item, Report):
+        return item
+    if item == STDIN and stdin is not None:
+        return check(stdin, stdin_name, partial=partial, keep_state=False, on_diagnostic=on_diagnostic)
+    return check(item, partial=partial, keep_state=False, on_diagnostic=on_diagnostic)

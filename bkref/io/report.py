@@ -60,10 +60,15 @@ class Totals:
 
 
 class Output:
-    """Receives each file's report in input order, then the totals."""
+    """Receives each diagnostic as it is found (``diagnostic``), each file's report in input
+    order (``file``), then the totals (``finish``)."""
 
     def __init__(self, out: TextIO, err: TextIO, *, quiet: bool = False) -> None:
         self.out, self.err, self.quiet = out, err, quiet
+
+    def diagnostic(self, d: Diagnostic) -> None:
+        """One diagnostic of the file being checked, as soon as it is found; outputs that
+        write whole documents ignore it."""
 
     def file(self, report: Report) -> None:
         raise NotImplementedError
@@ -72,14 +77,38 @@ class Output:
         """Called once after the last file."""
 
 
-class TextOutput(Output):
+class _Streaming(Output):
+    """Writes each diagnostic's line as soon as it is found, and those of a report that
+    came whole (from another process, or refused before reading) when it comes."""
+
+    def __init__(self, out: TextIO, err: TextIO, *, quiet: bool = False) -> None:
+        super().__init__(out, err, quiet=quiet)
+        self.written = 0  # the lines of the current file written already
+
+    def line(self, d: Diagnostic) -> str:
+        raise NotImplementedError
+
+    def diagnostic(self, d: Diagnostic) -> None:
+        self.out.write(self.line(d) + "\n")
+        self.out.flush()
+        self.written += 1
+
+    def file(self, report: Report) -> None:
+        for d in report.diagnostics[self.written :]:
+            self.out.write(self.line(d) + "\n")
+        self.out.flush()
+        self.written = 0
+
+
+class TextOutput(_Streaming):
     """One line per problem on stdout, like a compiler; summaries on stderr (with ``quiet``,
     none for legal logs)."""
 
+    def line(self, d: Diagnostic) -> str:
+        return d.text()
+
     def file(self, report: Report) -> None:
-        for d in report.diagnostics:
-            self.out.write(d.text() + "\n")
-        self.out.flush()
+        super().file(report)
         if report.diagnostics or not self.quiet:
             self.err.write(summary(report) + "\n")
 
@@ -102,12 +131,11 @@ def github_line(d: Diagnostic) -> str:
     return f"::error {where},title={_escape_property(d.rule)}::{_escape_data(d.message)}"
 
 
-class GithubOutput(Output):
+class GithubOutput(_Streaming):
     """GitHub Actions annotations (``::error file=…,line=…,title=RULE::message``)."""
 
-    def file(self, report: Report) -> None:
-        for d in report.diagnostics:
-            self.out.write(github_line(d) + "\n")
+    def line(self, d: Diagnostic) -> str:
+        return github_line(d)
 
 
 class _Collecting(Output):

@@ -17,6 +17,7 @@ from rich.text import Text
 from bkref.game.scoring import PlayerScore
 from bkref.io.breakdown import Breakdown, FinalBreakdown, RoundScore, RulingUse, breakdown
 from bkref.io.diagnostics import EXIT_UNREADABLE, exit_status
+from bkref.io.referee import STDIN
 from bkref.views.terminal import console, emit
 from bkref.views.terminal import table as table_of
 
@@ -144,7 +145,16 @@ class ScoreError(Exception):
     """A log that cannot be scored or a player not in it: bad usage, one line."""
 
 
-def run(path: Path, *, as_json: bool, player: str | None, no_color: bool, out: TextIO, err: TextIO) -> int:
+def run(
+    path: Path,
+    *,
+    as_json: bool,
+    player: str | None,
+    no_color: bool,
+    out: TextIO,
+    err: TextIO,
+    stdin: TextIO | None = None,
+) -> int:
     """``bkref score``: print the breakdown of the log at ``path``; return the exit status.
 
     A log is scored as ``validate`` plays it (illegal events and unreadable lines
@@ -152,12 +162,14 @@ def run(path: Path, *, as_json: bool, player: str | None, no_color: bool, out: T
     status is ``validate``'s (1 illegal, 2 a line that is not an event). A log without a
     usable game event is not scored: its problems go to ``err``, then a line saying
     there is nothing to score.
+    ``-`` reads the log from ``stdin``.
     Raises ``ScoreError`` for a missing file or an unknown player.
     """
-    if not path.is_file():
+    from_stdin = path == STDIN and stdin is not None
+    if not from_stdin and not path.is_file():
         raise ScoreError(f"{path}: {'is a directory, not a log file' if path.is_dir() else 'no such file'}")
     try:
-        result = breakdown(path)
+        result = breakdown(stdin, "-") if from_stdin else breakdown(path)  # type: ignore[arg-type]
     except OSError as error:
         raise ScoreError(f"{path}: cannot read the file: {error.strerror or error}") from None
     status = exit_status(result.diagnostics)

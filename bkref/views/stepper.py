@@ -39,7 +39,7 @@ from rich.console import Console
 from bkref.game.engine import ROUNDS
 from bkref.game.events import Build, Draw, Event, Pick
 from bkref.io.diagnostics import Diagnostic, exit_status
-from bkref.io.referee import Step, play
+from bkref.io.referee import STDIN, Step, play
 from bkref.views.render import position
 from bkref.views.terminal import console as make_console
 from bkref.views.terminal import emit
@@ -49,20 +49,21 @@ class ReplayError(Exception):
     """A log that cannot be replayed, or an option that names no position: one line for the user."""
 
 
-def load(path: Path) -> list[Step]:
-    """Every event of the log at ``path`` with the state after it.
+def load(path: Path, stdin: TextIO | None = None) -> list[Step]:
+    """Every event of the log at ``path`` (``-``: read from ``stdin``) with the state after it.
 
     A log that stops early replays as far as it goes. A line that is not an event (F1)
     is shown with the event after it (the last one if none follows).
     """
-    if not path.exists():
+    from_stdin = path == STDIN and stdin is not None
+    if not from_stdin and not path.exists():
         raise ReplayError(f"{path}: no such file")
     if path.is_dir():
         raise ReplayError(f"{path}: is a directory, not a log file")
     steps: list[Step] = []
     unread: list[Diagnostic] = []
     try:
-        for item in play(path, keep=True, partial=True):
+        for item in play(stdin if from_stdin else path, "-" if from_stdin else None, keep=True, partial=True):  # type: ignore[arg-type]
             if isinstance(item, Diagnostic):
                 unread.append(item)
             else:
@@ -229,26 +230,41 @@ def replay(
     one line per key. Returns the exit status of the whole log, as ``validate`` gives it (a
     log that stops early is not a problem here): 0 legal, 1 illegal events, 2 lines that are
     not events; 130 when Ctrl-C stops the stepping.
+    With ``-`` the log is read from standard input, and ``step`` reads its keys from the
+    terminal.
     """
-    steps = load(path)
+    steps = load(path, sys.stdin)
     index = start(steps, to=to, round_=round_, default=0 if step else len(steps) - 1)
     seen_by = player(steps, as_)
-    if step and sys.stdin.isatty() and sys.stdout.isatty():
-        from bkref.views.viewer import view  # termios: only where a terminal is
-
-        try:
-            view(steps, index, path.name, by=by, seen_by=seen_by, color=color, keys=sys.stdin.fileno(), out=sys.stdout)
-        except KeyboardInterrupt:
-            return 130
-    elif step:
-        console = make_console(sys.stdout, no_color=not color)
-        try:
-            run(console, steps, index, str(path), sys.stdin, echo=not sys.stdin.isatty(), by=by, seen_by=seen_by)
-        except KeyboardInterrupt:
-            console.print()
-            return 130
-    else:
+    if not step:
         show(make_console(sys.stdout, no_color=not color), steps, index, str(path), seen_by)
+        return status(steps)
+    keys = sys.stdin
+    if path == STDIN:  # the log came on standard input: the keys come from the terminal
+        try:
+            keys = open("/dev/tty")  # noqa: SIM115 (open while the replay runs, closed below)
+        except OSError:
+            raise ReplayError(
+                "replay --step -: the log comes on standard input, and there is no terminal to read keys from"
+            ) from None
+    try:
+        if keys.isatty() and sys.stdout.isatty():
+            from bkref.views.viewer import view  # termios: only where a terminal is
+
+            try:
+                view(steps, index, path.name, by=by, seen_by=seen_by, color=color, keys=keys.fileno(), out=sys.stdout)
+            except KeyboardInterrupt:
+                return 130
+        else:
+            console = make_console(sys.stdout, no_color=not color)
+            try:
+                run(console, steps, index, str(path), keys, echo=not keys.isatty(), by=by, seen_by=seen_by)
+            except KeyboardInterrupt:
+                console.print()
+                return 130
+    finally:
+        if keys is not sys.stdin:
+            keys.close()
     return status(steps)
 
 

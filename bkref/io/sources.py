@@ -1,0 +1,98 @@
+"""Where a log comes from: a path, its text, its bytes, or an open stream.
+
+A ``LogSource`` is any of:
+
+- a path: a ``pathlib.Path`` (or any ``os.PathLike``), or a ``str`` naming a file;
+- the log itself: ``bytes``, or a ``str`` holding a line break or starting with ``{``
+  (any other ``str`` is a path);
+- an open stream, binary or text: a file, ``io.BytesIO``/``io.StringIO``,
+  ``sys.stdin``. A text stream with an underlying binary buffer (``sys.stdin``, files
+  opened in text mode) is read through that buffer, so its bytes are judged exactly
+  as a file's would be (line ends, byte order mark, encoding). Streams are read line
+  by line as the lines arrive, and are not closed.
+
+``lines_of(source)`` opens it as raw lines for ``bkref.io.logfile.read_lines``;
+``read(source)`` gives the records and F1 problems, never an exception.
+
+>>> [type(r).__name__ for r in read('{"type":"game","format":"bkref/1","players":["a","b"]}\\n')]
+['Record']
+>>> list(read("no/such/log.jsonl"))
+[Problem(line=0, event=None, message='cannot read no/such/log.jsonl: No such file or directory')]
+>>> name_of(b"{}"), name_of("replays/2p-ann-bob.jsonl")
+('<bytes>', 'replays/2p-ann-bob.jsonl')
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from bkref.io.logfile import Problem, Record, read_lines
+
+LogSource = str | os.PathLike[str] | bytes | bytearray | IO[str] | IO[bytes]
+"""A path, the log's text or bytes, or an open text or binary stream (see the module)."""
+
+
+def is_text(source: str) -> bool:
+    """True when the ``str`` ``source`` is a log's text rather than a path."""
+    return "\n" in source or source.lstrip().startswith("{")
+
+
+def name_of(source: LogSource) -> str:
+    """The name diagnostics give ``source``: its path, a stream's name, else ``<text>``, ``<bytes>``, ``<stream>``."""
+    if isinstance(source, str):
+        return "<text>" if is_text(source) else source
+    if isinstance(source, os.PathLike):
+        return os.fspath(source)
+    if isinstance(source, bytes | bytearray):
+        return "<bytes>"
+    name = getattr(source, "name", None)
+    if name == "<stdin>":
+        return "-"
+    return name if isinstance(name, str) else "<stream>"
+
+
+@contextmanager
+def lines_of(source: LogSource) -> Iterator[Iterable[bytes]]:
+    """The raw lines of ``source`` (each with its line end), opened for as long as the block runs.
+
+    Raises ``OSError`` when a path cannot be opened or a stream cannot be read.
+    """
+    if isinstance(source, str) and not is_text(source):
+        source = Path(source)
+    if isinstance(source, os.PathLike):
+        with open(source, "rb") as file:  # read as it is checked, line by line
+            yield file
+    elif isinstance(source, str):
+        yield io.BytesIO(source.encode("utf-8", "surrogateescape"))
+    elif isinstance(source, bytes | bytearray):
+        yield io.BytesIO(source)
+    else:
+        yield _stream_lines(source)
+
+
+def _stream_lines(stream: IO[Any]) -> Iterable[bytes]:
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:  # a text stream over bytes: read the bytes themselves
+        return iter(buffer.readline, b"")
+    first = stream.read(0)
+    if isinstance(first, str):
+        return (line.encode("utf-8", "surrogateescape") for line in iter(stream.readline, ""))
+    return iter(stream.readline, b"")
+
+
+def read(source: LogSource) -> Iterator[Record | Problem]:
+    """The events of the log (each with its line number) and its F1 problems, as they are read.
+
+    Never raises for bad input: a log that cannot be opened or read is one ``Problem``
+    on line 0.
+    """
+    try:
+        with lines_of(source) as lines:
+            yield from read_lines(lines)
+    except OSError as error:
+        yield Problem(0, None, f"cannot read {name_of(source)}: {error.strerror or error}")
