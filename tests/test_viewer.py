@@ -77,12 +77,12 @@ class Pty:
         return got
 
     def wait(self, condition: Callable[[], bool], what: str) -> None:
+        """Read until a whole screen is drawn (its last write ends the synchronized update) and ``condition`` holds."""
         deadline = time.monotonic() + TIMEOUT
-        while not condition():
+        while not (self.raw.endswith(b"\x1b[?2026l") and condition()):
             if time.monotonic() > deadline:
                 raise AssertionError(f"no {what} within {TIMEOUT} s; the screen:\n{self.text()}")
-            self.read()
-        self.read()  # the rest of the same screen
+            self.read(0.02)
 
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)
@@ -220,11 +220,15 @@ def test_quit_and_ctrl_c_leave_the_alternate_screen_and_restore_the_terminal(vie
         assert termios.tcgetattr(pty.slave) == pty.saved
 
 
-def test_sigterm_and_the_end_of_input_also_restore_the_terminal(viewer) -> None:
-    pty = viewer(WORKED)
-    pty.process.send_signal(signal.SIGTERM)
-    assert pty.exit() == 128 + signal.SIGTERM
-    assert pty.raw.rstrip().endswith(b"\x1b[?1049l") and termios.tcgetattr(pty.slave) == pty.saved
+def test_sigterm_and_ctrl_d_also_restore_the_terminal(viewer) -> None:
+    for stop, status in (
+        (lambda pty: pty.process.send_signal(signal.SIGTERM), 128 + signal.SIGTERM),
+        (lambda pty: os.write(pty.master, b"\x04"), 0),
+    ):
+        pty = viewer(WORKED)
+        stop(pty)
+        assert pty.exit() == status
+        assert pty.raw.rstrip().endswith(b"\x1b[?25h\x1b[?1049l") and termios.tcgetattr(pty.slave) == pty.saved
 
 
 def test_a_resize_redraws_at_the_new_size(viewer) -> None:
@@ -254,6 +258,21 @@ def test_panels_open_and_close_with_one_key(viewer) -> None:
     pty.press(b"l", r"^\?:keys q:quit")
     os.write(pty.master, b"q")
     assert pty.exit() == 0
+
+
+def test_a_problem_shows_at_its_event_and_names_from_the_log_cannot_drive_the_terminal(viewer, tmp_path) -> None:
+    # 3p with ann's first pick changed to keep J10, not in her hand (D2), and bob renamed with an
+    # escape sequence that would clear the screen if it were written as it is.
+    text = (ROOT / THREE).read_text()
+    assert '"keep":["camp3","F8"]' in text
+    log = tmp_path / "odd.jsonl"
+    log.write_text(text.replace('"keep":["camp3","F8"]', '"keep":["J10","F8"]', 1).replace('"bob"', '"bob\\u001b[2J"'))
+    pty = viewer(log, "--to", "3")
+    assert re.search(r"^line 3: D2 ann keeps J10, which is not in ann's hand", pty.text(), flags=re.M)
+    pty.press(b"h", r"^bob\\x1b\[2J ")
+    assert b"\x1b[2J" not in pty.raw
+    os.write(pty.master, b"qq")
+    assert pty.exit() == 1  # the log's status, as validate gives it
 
 
 # -- the key handling itself, without a terminal ---------------------------------------

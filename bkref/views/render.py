@@ -530,6 +530,22 @@ def winners(state: State) -> str:
 # -- the whole position ------------------------------------------------------------------
 
 
+def earlier_problems(steps: Sequence[Step], index: int) -> str | None:
+    """How many problems the log had before event ``index + 1``, and on which lines."""
+    earlier = [d.line for s in steps[:index] for d in s.diagnostics]
+    if not earlier:
+        return None
+    where = sorted(set(earlier))
+    lines = f"{'line' if len(where) == 1 else 'lines'} {_and([str(n) for n in where])}"
+    return f"{count(len(earlier), 'earlier problem')} in this log, on {lines}"
+
+
+def stops_here(steps: Sequence[Step], index: int) -> str | None:
+    """At the last event of a log that stops before the end of the game: where it stops."""
+    state = steps[index].state
+    return f"the log stops here, {state.where()}" if index == len(steps) - 1 and not state.complete else None
+
+
 def position(steps: Sequence[Step], index: int, label: str, seen_by: str | None = None) -> Group:
     """Everything shown after event ``index + 1`` of a replay: header, event, board, players."""
     step = steps[index]
@@ -544,17 +560,7 @@ def position(steps: Sequence[Step], index: int, label: str, seen_by: str | None 
     parts += [Text(line) for line in lines[1:]]
     # A problem stays on one line, as validate prints it (print the position with crop=False).
     parts += [Text(d.text(), style=PROBLEM_STYLE, no_wrap=True, overflow="ignore") for d in step.diagnostics]
-    earlier = [d.line for s in steps[:index] for d in s.diagnostics]
-    if earlier:
-        where = sorted(set(earlier))
-        parts.append(
-            Text(
-                f"{count(len(earlier), 'earlier problem')} in this log, on "
-                f"{'line' if len(where) == 1 else 'lines'} {_and([str(n) for n in where])}"
-            )
-        )
-    if index == len(steps) - 1 and not state.complete:
-        parts.append(Text(f"the log stops here, {state.where()}"))
+    parts += [Text(line) for line in (earlier_problems(steps, index), stops_here(steps, index)) if line]
     parts += [Text(""), board(state), Text(""), legend(state), Text(""), players(state, seen_by)]
     if len(state.harvests) > len(before.harvests):  # a harvest event, or a deal that closes a round (T1)
         parts += [Text(""), harvest(state)]

@@ -37,6 +37,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from bkref.game.engine import State
+from bkref.io.diagnostics import printable
 from bkref.io.referee import Step
 from bkref.views.render import (
     PLAYER_STYLES,
@@ -44,11 +45,13 @@ from bkref.views.render import (
     board,
     changed,
     describe,
+    earlier_problems,
     final_scores,
     harvest,
     in_reserve,
     legend,
     stage,
+    stops_here,
     supply,
     tags,
     winners,
@@ -61,11 +64,12 @@ BOARD_LINES = len(board(State()).plain.splitlines())
 HEADER_STYLE = "reverse"
 
 
-def header(steps: Sequence[Step], index: int, label: str, width: int) -> Text:
-    """Event n of N, round, turn and phase on the left; the log's name on the right if it fits."""
+def header(steps: Sequence[Step], index: int, label: str, width: int, seen_by: str | None = None) -> Text:
+    """Event n of N, round, turn and phase on the left; whose view and the log's name on the right, if they fit."""
     left = f"event {index + 1} of {len(steps)} · {stage(steps[index].state)}"
     room = width - len(left) - 2
-    right = label if len(label) <= room else ""
+    seen, label = f"as {printable(seen_by)}" if seen_by else "", printable(label)
+    right = next((r for r in (f"{seen}  {label}".strip(), seen) if len(r) <= room), "")
     return Text(
         f"{left}{' ' * (width - len(left) - len(right))}{right}", HEADER_STYLE, no_wrap=True, overflow="ellipsis"
     )
@@ -75,23 +79,22 @@ def event_lines(steps: Sequence[Step], index: int, seen_by: str | None) -> list[
     """The event in words, its problems and what the log says around it; True marks what must show."""
     step = steps[index]
     before = steps[index - 1].state if index else State()
-    words = describe(step, before, seen_by)
+    words = [printable(line) for line in describe(step, before, seen_by)]  # names from the log: no escape codes
     lines = [(Text(words[0], "bold"), True)] + [(Text(line), False) for line in words[1:]]
-    lines += [(Text(d.text(), PROBLEM_STYLE), True) for d in step.diagnostics]
-    earlier = sorted({d.line for s in steps[:index] for d in s.diagnostics})
-    if earlier:
-        lines.append((Text(f"earlier problems on lines {', '.join(map(str, earlier))}"), False))
-    if step.state.final is not None:
-        lines.append((Text(f"{winners(step.state)} (s shows the scores)"), True))
-    if index == len(steps) - 1 and not step.state.complete:
-        lines.append((Text(f"the log stops here, {step.state.where()}"), True))
+    # A problem as validate gives it, less the file's name, which the header shows.
+    lines += [(Text(printable(f"line {d.line}: {d.rule} {d.message}"), PROBLEM_STYLE), True) for d in step.diagnostics]
+    earlier, end = earlier_problems(steps, index), stops_here(steps, index)
+    lines += [(Text(earlier), False)] if earlier else []
+    won = f"{printable(winners(step.state))} (s shows the scores)" if step.state.final is not None else None
+    lines += [(Text(won), True)] if won else []
+    lines += [(Text(end), True)] if end else []
     return lines
 
 
 def fit(lines: list[tuple[Text, bool]], room: int) -> list[Text]:
     """At most ``room`` lines: those that must show, then the rest in order, and how many are left out."""
-    if len(lines) <= room:
-        return [text for text, _ in lines]
+    if len(lines) <= room or room <= 1:
+        return [text for text, _ in lines][: max(room, 1)]
     budget = max(room - 1, 0)
     keep = {i for i, (_, must) in enumerate(lines) if must}
     keep = set(sorted(keep)[:budget])
@@ -107,14 +110,15 @@ def fit(lines: list[tuple[Text, bool]], room: int) -> list[Text]:
 def player_lines(state: State, seen_by: str | None) -> list[Text]:
     """One line per player: squares, hand (and reserve), parchments, carrots, then the supply."""
     marks = tags(state.players)
-    name_width = max((len(p) for p in state.players), default=0)
+    names = {p: printable(p) for p in state.players}
+    name_width = max((len(name) for name in names.values()), default=0)
     lines = []
     for i, p in enumerate(state.players):
         hand = len(state.hands.get(p, ())) if state.phase == "exploring" else 0
         reserve = in_reserve(state, p)
         line = Text(f" {marks[p]} ", PLAYER_STYLES[i])
         line.append(
-            f" {p:<{name_width}} {_counted(len(state.position.controlled(p)), 'square', 3)}  hand {hand:>2}"
+            f" {names[p]:<{name_width}} {_counted(len(state.position.controlled(p)), 'square', 3)}  hand {hand:>2}"
             + (f" +{reserve:<2} reserve" if state.reserves else "")
             + f" {_counted(len(state.parchments.get(p, ())), 'parchment', 2)}"
             + f" {_counted(state.harvest_total(p), 'carrot', 3)}  supply: {supply(state, p) if state.supply else '-'}"
@@ -146,7 +150,7 @@ def frame(
     """
     width, height = size
     state = steps[index].state
-    top = _render(con, header(steps, index, label, width), width)
+    top = _render(con, header(steps, index, label, width, seen_by), width)
     below = _render(con, panel, width) if panel is not None else []
     players = player_lines(state, seen_by)
     room = height - 2 - BOARD_LINES - len(players) - len(below)
@@ -192,7 +196,7 @@ def hands(state: State, seen_by: str | None) -> RenderableType:
         hand += f" (+{reserve} in reserve)" if reserve else ""
         held = state.parchments.get(p, [])
         parchments = f"{len(held)} face down" if hidden and held else ", ".join(held) or "-"
-        out.add_row(p, hand, supply(state, p) if state.supply else "-", parchments)
+        out.add_row(printable(p), hand, supply(state, p) if state.supply else "-", parchments)
     return Group(Text("hands, supplies and parchments", "bold"), out, Text(note, "dim"))
 
 

@@ -291,10 +291,11 @@ def view(
     with full_screen(keys, out):
         shown: tuple[object, ...] | None = None
         while True:
-            size = os.get_terminal_size(out.fileno())
+            columns, lines = os.get_terminal_size(out.fileno())
+            size = (columns or 80, lines or 24)  # a terminal that does not say its size
             now = (viewer.index, viewer.panel, viewer.typed, viewer.note, size)
             if now != shown:
-                draw(out, screen(con, viewer, label, (size.columns, size.lines), seen_by))
+                draw(out, screen(con, viewer, label, size, seen_by))
                 shown = now
             data = _read(keys, POLL)
             if data is None:
