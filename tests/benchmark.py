@@ -8,6 +8,7 @@ target (issue 6):
 - the same through ``bkref validate -j 2``'s code path, in two processes;
 - the time to only decode the same bytes with msgspec, and validate/decode;
 - the time for one replay step (lay out and draw the full-screen viewer's 80x24 screen);
+- the size of a 4-player game's ``replay --html`` page, the time to make it, and to open it in Chromium;
 - the cold start of ``bkref validate`` on one small log, from process start;
 - peak memory of ``bkref validate`` on a folder of logs and on one four times larger.
 
@@ -138,6 +139,8 @@ def measure(folder: Path, repeat: int) -> None:
     line("replay step (draw one 80x24 screen), mean", f"{statistics.mean(step_times) * 1e3:.1f} ms")
     line("replay step, slowest", f"{slowest * 1e3:.1f} ms", "< 20 ms", slowest < 0.020)
 
+    page_figures(four[:10], repeat, folder)
+
     small = ROOT / "replays" / "2p-ann-bob.jsonl"
     starts = []
     for _ in range(max(5, repeat * 2)):
@@ -166,6 +169,43 @@ def measure(folder: Path, repeat: int) -> None:
         "flat in the number of files",
         many <= few * 1.1,
     )
+
+
+def page_figures(logs: list[Path], repeat: int, folder: Path) -> None:
+    """``replay --html`` on 4-player games: the page's size, the time to make it, and to open it
+    in Chromium (navigation start to the load event, the page's script included)."""
+    from bkref.views.page import page
+    from tests.test_browser import CHROMIUM, FLAGS, MISSING, sync_playwright
+
+    pages = []
+    made = []
+    for i, log in enumerate(logs):
+        steps = load(log)
+        begin = time.perf_counter()
+        text = page(steps, len(steps) - 1, log.name)
+        made.append(time.perf_counter() - begin)
+        pages.append(folder / f"page-{i}.html")
+        pages[-1].write_text(text, encoding="utf-8")
+    biggest = max(p.stat().st_size for p in pages)
+    line("replay --html, 4 players: largest page", f"{biggest / 1e6:.2f} MB", "< 2 MB", biggest < 2e6)
+    line("replay --html, 4 players: make one page", f"{min(made) * 1e3:.0f} ms (max {max(made) * 1e3:.0f})")
+    if MISSING is not None or sync_playwright is None:
+        line("replay --html: open in Chromium", "not measured", MISSING or "")
+        return
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        opened = []
+        for path in pages:
+            times = []
+            for _ in range(max(1, repeat // 2)):
+                tab = browser.new_page()
+                tab.goto(path.as_uri())
+                times.append(tab.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd") / 1e3)
+                tab.close()
+            opened.append(min(times))
+        browser.close()
+    slowest = max(opened)
+    line("replay --html: open in Chromium, slowest", f"{slowest * 1e3:.0f} ms", "< 1 s", slowest < 1)
 
 
 def main() -> None:
