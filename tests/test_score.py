@@ -163,7 +163,7 @@ def test_player_narrows_rounds_parchments_and_rulings_but_not_the_ranking(bkref)
     assert list(b.final.players) == ["bob"]
     assert b.final.players["bob"] == whole.final.players["bob"]
     assert (b.final.ranking, b.final.winners) == (whole.final.ranking, whole.final.winners)
-    assert [[a.player for a in r.applied_to] for r in b.rulings] == [[], [], [], [], ["bob"]]
+    assert [[a.player for a in r.applied_to] for r in b.rulings] == [[], [], [], [], ["bob"], []]
 
 
 def test_a_partial_log_has_its_harvests_and_no_final(bkref) -> None:
@@ -406,3 +406,18 @@ def test_an_illegal_log_lists_its_problems_and_is_scored(bkref, tmp_path: Path) 
     assert not b.legal
     assert [(d.line, d.rule) for d in b.diagnostics] == [(26, "X1")]
     assert b.final is not None and b.final.winners == ["bob", "cid"]
+
+
+def test_the_rulings_section_shows_r6_as_the_game_event_sets_it(bkref) -> None:
+    log = REPLAYS / "illegal" / "S5-no-rabbit-left.jsonl"
+    scored = json.loads(bkref("score", "--format", "json", log).stdout)
+    assert scored["rulings"][-1] == {
+        "id": "R6",
+        "name": "rabbit_limit",
+        "value": "pieces",
+        "default": False,
+        "applied_to": [],
+    }
+    assert [d["rule"] for d in scored["diagnostics"]] == ["S5"]
+    text = bkref("score", log).stdout.splitlines()
+    assert [line.split() for line in text if line.startswith("R6 ")] == [["R6", "rabbit_limit", "pieces", "-"]]

@@ -39,6 +39,7 @@ from bkref.game.words import count
 
 ROUNDS = 4
 _KIND = {card.id: card.kind for card in CARDS.values()}
+RABBITS = 36  # each player's (S5)
 HAND_SIZE = {2: 10, 3: 12, 4: 10}
 KEEP = {2: 1, 3: 2, 4: 2}
 
@@ -422,7 +423,7 @@ def _on_pick(state: State, event: Pick, found: list[Violation]) -> None:
         raise Skip("T1", f"{p} picks a second time in turn {state.turn}")
     state.picks[p] = _legal_pick(state, event, found)
     if len(state.picks) == state.seats:
-        _reveal(state)
+        _reveal(state, found)
 
 
 def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | None:
@@ -490,13 +491,13 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
     return None
 
 
-def _reveal(state: State) -> None:
+def _reveal(state: State, found: list[Violation]) -> None:
     """Every player has picked: play the kept cards in seat order (D4) and pass (D5)."""
     for p in state.players:
         pick = state.picks[p]
         if pick is not None:  # an illegal pick plays nothing
             for card in pick.keep:
-                state.play_card(p, card)
+                _play_claiming(state, p, card, found)
     rests = state.hands
     to, back = (state.left, state.right) if _pass_direction(state.round) == "left" else (state.right, state.left)
     state.hands = {to[p]: rest for p, rest in rests.items()}
@@ -513,7 +514,7 @@ def _close_turn(state: State, found: list[Violation]) -> None:
         for p in missing:
             state.picks[p] = None
             state.hands[p] = state.hand_now(p)
-        _reveal(state)
+        _reveal(state, found)
     if state.pending:
         never = ", ".join(f"{who}'s (turn {turn})" for who, turn in state.pending)
         found.append(Violation("T1", f"a provisions card of {where} is never drawn: {never}; its cards are not played"))
@@ -577,8 +578,39 @@ def _on_draw(state: State, event: Draw, found: list[Violation]) -> None:
     state.deck_pos += 2
     state.pending.pop(0)
     for card in event.cards:
-        state.play_card(event.player, card)
+        _play_claiming(state, event.player, card, found)
     _next_turn(state)
+
+
+def _no_rabbit(state: State, player: str, square: str, then: str) -> str | None:
+    """Why ``player`` has no rabbit to claim ``square`` under R6 ``pieces`` (S5), or None;
+    ``then`` says what follows.
+
+    Each claimed square holds one of the player's 36 rabbits, one marks the score, and a
+    second marks the +100 space once a harvest has taken the player past 100 carrots.
+    A square the player controls already (their own camp) needs no new rabbit.
+    """
+    if state.rulings.rabbit_limit != "pieces" or state.position.owner.get(square) == player:
+        return None
+    claimed = sum(1 for who in state.position.owner.values() if who == player)
+    track = 2 if state.harvest_total(player) > 100 else 1
+    if claimed + track < RABBITS:
+        return None
+    on_track = "the score track and its +100 space" if track == 2 else "the score track"
+    return (
+        f"{player} has no rabbit left to claim {square}: {claimed} squares and {on_track} hold all "
+        f"{RABBITS} (R6 pieces); {then}"
+    )
+
+
+def _play_claiming(state: State, player: str, card: str, found: list[Violation]) -> None:
+    """Play ``card`` for ``player`` (P1-P4); a territory with no rabbit left to claim it breaks S5 (R6)."""
+    if _KIND[card] == "territory":
+        problem = _no_rabbit(state, player, card, f"{card} stays unclaimed")
+        if problem:
+            found.append(Violation("S5", problem))
+            return
+    state.play_card(player, card)
 
 
 def _on_build(state: State, event: Build, found: list[Violation]) -> None:
@@ -624,6 +656,9 @@ def _on_build(state: State, event: Build, found: list[Violation]) -> None:
                 f"{p} places {card.id} after camp{state.camp_floor} in this construction; "
                 "camps go in ascending priority order",
             )
+        problem = _no_rabbit(state, p, sq, f"the {card.id} is not placed")
+        if problem:
+            raise Skip("S5", problem)
     else:
         for sq in at:
             if position.owner.get(sq) != p:

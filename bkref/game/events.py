@@ -44,13 +44,14 @@ else:
 
 
 class Rulings(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, frozen=True, gc=False):
-    """The rulings R1-R5 of RULES.md; each defaults to the value given there."""
+    """The rulings R1-R6 of RULES.md; each defaults to the value given there."""
 
     matriarch_tie: Literal["shared", "none"] = "shared"
     opportunist_tie: Literal["shared", "none"] = "shared"
     copy_of_copy: Literal["forbidden", "follow"] = "forbidden"
     treasure_hunter_stacking: Literal["multiply", "once"] = "multiply"
     colonist_counts: Literal["played", "placed"] = "played"
+    rabbit_limit: Literal["none", "pieces"] = "none"
 
 
 class _Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, omit_defaults=True, gc=False):

@@ -17,9 +17,7 @@ from typing import Final
 
 from bkref.game.catalog import CatalogError
 
-COMPUTED: Final = frozenset(
-    {"S2", "S3", "S5", "C1", "C8", "H2", "H3", "H4", "E1", "E2", "E3", "E4", "E5", "E6", "E8", "E9"}
-)
+COMPUTED: Final = frozenset({"S2", "S3", "C1", "C8", "H2", "H3", "H4", "E1", "E2", "E3", "E4", "E5", "E6", "E8", "E9"})
 """Rules no single event can break: facts and formulas the referee applies. A log that
 reads them otherwise shows it in its ``expect`` figures (X1)."""
 
@@ -34,7 +32,7 @@ class Rule:
 
     @property
     def checked_by(self) -> str:
-        """``move`` for rules a log's events can break, ``expect`` for computed ones, ``ruling`` for R1-R5."""
+        """``move`` for rules a log's events can break, ``expect`` for computed ones, ``ruling`` for R1-R6."""
         if self.id.startswith("R"):
             return "ruling"
         return "expect" if self.id in COMPUTED else "move"
@@ -80,7 +78,7 @@ def _finish(rules: dict[str, Rule]) -> dict[str, Rule]:
         *(f"C{i}" for i in range(1, 9)),
         *(f"H{i}" for i in range(1, 5)),
         *(f"E{i}" for i in range(1, 10)),
-        *(f"R{i}" for i in range(1, 6)),
+        *(f"R{i}" for i in range(1, 7)),
         "F1",
         "X1",
     }

@@ -47,6 +47,7 @@ RULING_IDS: Final = {
     "copy_of_copy": "R3",
     "treasure_hunter_stacking": "R4",
     "colonist_counts": "R5",
+    "rabbit_limit": "R6",
 }
 """The id in RULES.md of each ruling, by its name in the ``game`` event."""
 

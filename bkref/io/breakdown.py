@@ -4,7 +4,7 @@ Walks a log with ``referee.play`` (a log cut off after any round is fine) and ke
 for each harvest and player, every fief with its cities, strength, resources and
 wealth (H2-H4), the trading post declarations the harvest used (H1), the round's
 carrots and the running total; then, after the end event, every parchment row
-(``scoring``), the totals, the ranking and the winners (E8), and which ruling (R1-R5)
+(``scoring``), the totals, the ranking and the winners (E8), and which ruling (R1-R6)
 settled which row. The breakdown is a tree of msgspec Structs: its JSON form is the
 ``bkref-score/1`` shape, whose JSON Schema is generated from these classes
 (``schemas/bkref-score-1.schema.json``).
@@ -101,7 +101,7 @@ class RowRef(msgspec.Struct):
 
 
 class RulingUse(msgspec.Struct):
-    """One ruling of RULES.md (R1-R5): its value in this game and the rows it settled."""
+    """One ruling of RULES.md (R1-R6): its value in this game and the rows it settled."""
 
     id: RulingId
     name: RulingName

@@ -68,7 +68,7 @@ def _bad_value(value: str, path: str) -> str:
     if top == "trading_posts":
         return f"{value} in trading_posts is not a resource a trading post declares (wood, fish or carrot)"
     if top == "rulings":
-        return f"{value} is not a value of ruling {path.split('.')[-1]} (see RULES.md R1-R5)"
+        return f"{value} is not a value of ruling {path.split('.')[-1]} (see RULES.md R1-R6)"
     if top == "copies":
         return f"{value} in copies is not a card id of cards.csv"
     noun = _FIELD_KINDS.get(top)
