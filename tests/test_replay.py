@@ -348,3 +348,13 @@ def test_step_by_turn_and_by_round_with_piped_keys(bkref) -> None:
     # 3p: turn 1 ends with bob's provisions draw (event 6); round 1's harvest is event 26.
     assert headers(bkref("replay", THREE, "--step", "--by", "turn", input="\n\n\nb\nq\n").stdout) == [1, 2, 6, 9, 6]
     assert headers(bkref("replay", THREE, "--step", "--by", "round", input="\n\nb\nq\n").stdout) == [1, 26, 53, 26]
+
+
+def test_as_with_a_page_or_a_picture_is_refused_rather_than_spoiling(bkref, tmp_path: Path) -> None:
+    for option in ("--html", "--svg"):
+        result = bkref("replay", THREE, "--as", "bob", option, tmp_path / "out")
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr == (
+            "bkref: error: --as is for the replay in the terminal; --svg and --html show every player's cards\n"
+        )
+        assert not (tmp_path / "out").exists()

@@ -78,7 +78,7 @@ def replay(
 
     Exit status, for the whole log as validate gives it: 0 legal (a log that stops early
     included), 1 illegal events or mismatched expects, 2 lines that are not events, a log
-    that cannot be read, or bad usage.
+    that cannot be read, or bad usage; 130 when Ctrl-C stops --step.
     """
     from bkref.views.stepper import ReplayError
     from bkref.views.stepper import replay as show_replay
@@ -86,6 +86,8 @@ def replay(
     if svg is not None or html is not None:
         if step:
             raise fail("--step walks through the game in the terminal; --svg and --html write files: give one")
+        if as_ is not None:  # they show every hand: no spoiler-free page by mistake
+            raise fail("--as is for the replay in the terminal; --svg and --html show every player's cards")
         from bkref.views.page import page
         from bkref.views.stepper import load, start
         from bkref.views.stepper import status as log_status

@@ -24,7 +24,7 @@ import select
 import signal
 import termios
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from types import FrameType
 from typing import TextIO
 
@@ -210,9 +210,11 @@ def full_screen(fd: int, out: TextIO) -> Iterator[None]:
         out.flush()
         yield
     finally:
-        out.write("\x1b[?25h\x1b[?1049l")
-        out.flush()
-        termios.tcsetattr(fd, termios.TCSAFLUSH, saved)  # keys typed but not read are dropped
+        with suppress(OSError):  # the terminal may be gone (a hang-up): nothing left to restore then
+            out.write("\x1b[?25h\x1b[?1049l")
+            out.flush()
+        with suppress(OSError, termios.error):
+            termios.tcsetattr(fd, termios.TCSAFLUSH, saved)  # keys typed but not read are dropped
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
 
@@ -226,7 +228,10 @@ def _read(fd: int, timeout: float) -> bytes | None:
     ready, _, _ = select.select([fd], [], [], timeout)
     if not ready:
         return None
-    data = os.read(fd, 1024)
+    try:
+        data = os.read(fd, 1024)
+    except OSError:  # the terminal is gone
+        return b""
     while _UNFINISHED.search(data):  # wait a moment for the rest of an escape sequence
         more, _, _ = select.select([fd], [], [], ESC_WAIT)
         if not more:
