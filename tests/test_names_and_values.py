@@ -170,8 +170,8 @@ def test_an_unknown_name_or_value_is_refused_with_its_field(line: str, event: st
 @pytest.mark.parametrize(
     ("rulings", "message"),
     [
-        ({"copy_of_copy": "maybe"}, "'maybe' is not a value of ruling copy_of_copy (see RULES.md R1-R5)"),
-        ({"matriarch_tie": "split"}, "'split' is not a value of ruling matriarch_tie (see RULES.md R1-R5)"),
+        ({"copy_of_copy": "maybe"}, "'maybe' is not a value of ruling copy_of_copy (see RULES.md R1-R6)"),
+        ({"matriarch_tie": "split"}, "'split' is not a value of ruling matriarch_tie (see RULES.md R1-R6)"),
         ({"colour": "red"}, "the game event's rulings has an unknown field 'colour'"),
     ],
 )
