@@ -23,7 +23,9 @@ def without_expect(events: list[dict[str, Any]], colonist_counts: str) -> list[d
 
 
 def colonist(state: State, player: str) -> tuple[int, str, list[str]]:
-    (row,) = [r for r in state.final.players[player].parchments if r.card == "colonist"]
+    final = state.final_explained()
+    assert final is not None
+    (row,) = [r for r in final.players[player].parchments if r.card == "colonist"]
     return row.points, row.counted, row.rulings
 
 

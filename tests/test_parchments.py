@@ -56,8 +56,12 @@ def table(
 def end(state: State, copies: dict[str, dict[str, str | None]] | None = None) -> FinalScore:
     """Play the end event on ``state``; the copy choices must be legal (E7)."""
     assert state.play(End(copies=copies or {})) == []  # type: ignore[arg-type]
-    assert state.final is not None
-    return state.final
+    explained = state.final_explained()  # the engine's own final score holds the points only
+    assert state.final is not None and explained is not None
+    assert [[r.points for r in s.parchments] for s in explained.players.values()] == [
+        [r.points for r in s.parchments] for s in state.final.players.values()
+    ]
+    return explained
 
 
 def rows(final: FinalScore, player: str = "ann") -> dict[str, ParchmentRow]:

@@ -118,7 +118,7 @@ class State:
         self.harvests: list[Mapping[str, list[Fief]]] = []  # each harvest's fiefs, by player
         self.board_fiefs: Mapping[str, list[Fief]] | None = None  # the fiefs of the board as it stands, if known
         self.copies: dict[str, dict[str, str | None]] = {}
-        self.final: scoring.FinalScore | None = None
+        self.final: scoring.FinalScore | None = None  # points only: see final_explained
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -230,6 +230,11 @@ class State:
     def carrots_of(self, player: str) -> int:
         """The golden carrots ``player`` has so far: the harvests, then the final total once scored."""
         return self.final.players[player].total if self.final is not None else self.harvest_total(player)
+
+    def final_explained(self) -> scoring.FinalScore | None:
+        """``final`` with what each parchment counted; ``final`` itself holds the points only,
+        unless an ``expect`` of the end event disagreed (X1)."""
+        return None if self.final is None else scoring.final_score(self, self.board_fiefs)
 
     def where(self) -> str:
         """Where the game stands, in words: "round 2, turn 3", "after the 4th harvest"."""
@@ -761,12 +766,13 @@ def _on_end(state: State, event: End, found: list[Violation]) -> None:
     for p in event.expect or {}:
         state._player(p, "expect")
     state.copies = _legal_copies(state, event, found)
-    state.final = scoring.final_score(state, state.board_fiefs)
+    final = state.final = scoring.final_score(state, state.board_fiefs, explain=False)  # points only
     state.phase = "over"
     for p, expected in (event.expect or {}).items():
-        got = state.final.players[p].total
+        got = final.players[p].total
         if got != expected:
-            row = state.final.players[p]
+            row = final.players[p]
+            state.final = scoring.final_score(state, state.board_fiefs)  # with what each parchment counted
             found.append(
                 Violation(
                     "X1",

@@ -20,7 +20,6 @@ scoresheet does.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 import msgspec
@@ -88,27 +87,54 @@ class FinalScore(msgspec.Struct):
     rulings: dict[str, str]
 
 
-@dataclass
 class Holdings:
-    """What one player has at the end, as the missions count it (E2-E4)."""
+    """What one player has at the end, as the missions count it (E2-E4).
 
-    player: str
-    position: Position
-    fiefs: list[Fief]
-    squares: list[str]
-    cities: int
-    production: Counter[str] = field(default_factory=Counter)
+    The fiefs, production and cities are found the first time a mission asks for them.
+    ``explain`` false leaves the missions' sentences empty: the points only.
+    """
+
+    def __init__(
+        self,
+        player: str,
+        position: Position,
+        squares: list[str],
+        known: Mapping[str, list[Fief]] | None = None,
+        explain: bool = True,
+    ) -> None:
+        self.player = player
+        self.position = position
+        self.squares = squares
+        self.explain = explain
+        self._known = known
+        self._fiefs: list[Fief] | None = None
+        self._tally: tuple[Counter[str], int] | None = None
 
     @classmethod
-    def of(
-        cls, position: Position, player: str, its_fiefs: list[Fief] | None = None, squares: list[str] | None = None
-    ) -> Holdings:
-        """The holdings of ``player``; ``its_fiefs`` and ``squares``, the squares the player
-        controls, when already known."""
-        squares = position.controlled(player) if squares is None else squares
-        production, cities = tally(position, squares)
-        found = fiefs(position, player) if its_fiefs is None else its_fiefs
-        return cls(player, position, found, squares, cities, production)
+    def of(cls, position: Position, player: str) -> Holdings:
+        """The holdings of ``player`` in ``position``."""
+        return cls(player, position, position.controlled(player))
+
+    @property
+    def fiefs(self) -> list[Fief]:
+        if self._fiefs is None:
+            known = self._known
+            self._fiefs = known[self.player] if known is not None else fiefs(self.position, self.player)
+        return self._fiefs
+
+    @property
+    def production(self) -> Counter[str]:
+        """What the player's squares produce, unit by unit (E2)."""
+        if self._tally is None:
+            self._tally = tally(self.position, self.squares)
+        return self._tally[0]
+
+    @property
+    def cities(self) -> int:
+        """How many of the player's squares hold a city (E3)."""
+        if self._tally is None:
+            self._tally = tally(self.position, self.squares)
+        return self._tally[1]
 
 
 def _walk(
@@ -151,12 +177,12 @@ def resolve_copy(
 # Each takes the player's holdings and returns (points, what was counted).
 
 
-def _per(unit: int, n: int, one: str, many: str) -> tuple[int, str]:
-    return unit * n, count(n, one, many)
+def _per(h: Holdings, unit: int, n: int, one: str, many: str) -> tuple[int, str]:
+    return unit * n, count(n, one, many) if h.explain else ""
 
 
-def _threshold(points: int, n: int, least: int, one: str, many: str) -> tuple[int, str]:
-    return (points if n >= least else 0), f"{count(n, one, many)}, needs {least}"
+def _threshold(h: Holdings, points: int, n: int, least: int, one: str, many: str) -> tuple[int, str]:
+    return (points if n >= least else 0), f"{count(n, one, many)}, needs {least}" if h.explain else ""
 
 
 _PLURAL = {"wood": "wood", "fish": "fish", "carrot": "carrots"}
@@ -164,38 +190,38 @@ _PLURAL = {"wood": "wood", "fish": "fish", "carrot": "carrots"}
 
 def _produced(resource: str, unit: int) -> MissionScore:
     """``unit`` per ``resource`` produced (E2)."""
-    return lambda h: _per(unit, h.production[resource], f"{resource} produced", f"{_PLURAL[resource]} produced")
+    return lambda h: _per(h, unit, h.production[resource], f"{resource} produced", f"{_PLURAL[resource]} produced")
 
 
 def _produced_at_least(resource: str, points: int, least: int) -> MissionScore:
     """``points`` if at least ``least`` ``resource`` produced (E2)."""
     return lambda h: _threshold(
-        points, h.production[resource], least, f"{resource} produced", f"{_PLURAL[resource]} produced"
+        h, points, h.production[resource], least, f"{resource} produced", f"{_PLURAL[resource]} produced"
     )
 
 
 def _corners(h: Holdings) -> tuple[int, str]:
     mine = [sq for sq in h.squares if sq in CORNERS]
-    points, counted = _per(3, len(mine), "corner", "corners")
-    return points, counted + (f" ({', '.join(sorted(mine))})" if mine else "")
+    points, counted = _per(h, 3, len(mine), "corner", "corners")
+    return points, counted + (f" ({', '.join(sorted(mine))})" if mine and h.explain else "")
 
 
 def _luxury(h: Holdings) -> tuple[int, str]:
     made = [r for r in LUXURY_RESOURCES if h.production[r]]
     points, counted = _per(
-        3, sum(h.production[r] for r in made), "luxury resource produced", "luxury resources produced"
+        h, 3, sum(h.production[r] for r in made), "luxury resource produced", "luxury resources produced"
     )
-    return points, counted + (f" ({', '.join(made)})" if made else "")
+    return points, counted + (f" ({', '.join(made)})" if made and h.explain else "")
 
 
 def _unproductive_cities(h: Holdings) -> tuple[int, str]:
     n = sum(1 for f in h.fiefs if not f.resources for sq in f.squares if city_strength(h.position, sq))
-    return _per(2, n, "city in fiefs producing nothing", "cities in fiefs producing nothing")
+    return _per(h, 2, n, "city in fiefs producing nothing", "cities in fiefs producing nothing")
 
 
 def _barren(h: Holdings) -> tuple[int, str]:
     n = sum(1 for sq in h.squares if not city_strength(h.position, sq) and not produces(h.position, sq))
-    return _per(2, n, "territory with no city and no production", "territories with no city and no production")
+    return _per(h, 2, n, "territory with no city and no production", "territories with no city and no production")
 
 
 def _little_prince(h: Holdings) -> tuple[int, str]:
@@ -210,6 +236,8 @@ def _little_prince(h: Holdings) -> tuple[int, str]:
     carrots = sorted((f.carrots for f in h.fiefs), reverse=True)
     if not carrots:
         return 0, "no fief"
+    if not h.explain:
+        return sum(carrots[1:]), ""
     best = count(carrots[0], "carrot", "carrots")
     ties = carrots.count(carrots[0])
     again = f"{len(carrots) - 1} of {count(len(carrots), 'fief', 'fiefs')} harvested again"
@@ -218,10 +246,13 @@ def _little_prince(h: Holdings) -> tuple[int, str]:
     return sum(carrots[1:]), f"{again}, the best ({best}) left out"
 
 
+_EDGE = frozenset(name for name, square in BOARD.items() if square.on_edge)
+_MOUNTAINS = frozenset(name for name, square in BOARD.items() if square.terrain == "mountain")
+
 MISSIONS: dict[str, MissionScore] = {
-    "burgomaster": lambda h: _per(1, h.cities, "city", "cities"),
+    "burgomaster": lambda h: _per(h, 1, h.cities, "city", "cities"),
     "diplomat": lambda h: _per(
-        1, sum(BOARD[sq].on_edge for sq in h.squares), "territory on the edge", "territories on the edge"
+        h, 1, sum(1 for sq in h.squares if sq in _EDGE), "territory on the edge", "territories on the edge"
     ),
     "explorer": _corners,
     "carpenter": _produced("wood", 1),
@@ -235,16 +266,16 @@ MISSIONS: dict[str, MissionScore] = {
     "carrot_king": _produced_at_least("carrot", 15, 5),
     "merchant": _luxury,
     "master_of_the_mountains": lambda h: _per(
-        2, sum(BOARD[sq].terrain == "mountain" for sq in h.squares), "mountain", "mountains"
+        h, 2, sum(1 for sq in h.squares if sq in _MOUNTAINS), "mountain", "mountains"
     ),
     "carrotistador": lambda h: _per(
-        4, sum(len(f.squares) >= 3 for f in h.fiefs), "fief of 3+ territories", "fiefs of 3+ territories"
+        h, 4, sum(len(f.squares) >= 3 for f in h.fiefs), "fief of 3+ territories", "fiefs of 3+ territories"
     ),
-    "harecingetorix": lambda h: _per(1, len(h.fiefs), "fief", "fiefs"),
-    "hun_ny_king": lambda h: _threshold(12, len(h.fiefs), 10, "fief", "fiefs"),
+    "harecingetorix": lambda h: _per(h, 1, len(h.fiefs), "fief", "fiefs"),
+    "hun_ny_king": lambda h: _threshold(h, 12, len(h.fiefs), 10, "fief", "fiefs"),
     "bun_shee": _unproductive_cities,
     "panpan_the_barbarian": _barren,
-    "king_of_thieves": lambda h: _threshold(12, h.cities, 9, "city", "cities"),
+    "king_of_thieves": lambda h: _threshold(h, 12, h.cities, 9, "city", "cities"),
     "little_prince": _little_prince,
 }
 """Missions scored from the player's own board alone."""
@@ -261,14 +292,14 @@ class _Owned(NamedTuple):
 class _Scorer:
     """Scores every parchment of a finished game; see ``final_score``."""
 
-    def __init__(self, state: State, final_fiefs: Mapping[str, list[Fief]] | None) -> None:
+    def __init__(self, state: State, final_fiefs: Mapping[str, list[Fief]] | None, explain: bool) -> None:
         self.state = state
         self.rulings: Rulings = state.rulings
-        known = final_fiefs or {}
+        self.explain = explain
         squares: dict[str, list[str]] = {p: [] for p in state.players}
         for sq, who in state.position.owner.items():
             squares[who].append(sq)
-        self.holdings = {p: Holdings.of(state.position, p, known.get(p), squares[p]) for p in state.players}
+        self.holdings = {p: Holdings(p, state.position, squares[p], final_fiefs, explain) for p in state.players}
         self.owned: dict[str, list[_Owned]] = {}
         for p in state.players:
             row = []
@@ -291,29 +322,35 @@ class _Scorer:
         if card in ("left_glove", "right_glove") and {"left_glove", "right_glove"} <= set(owned):
             base, counted = 4, "both gloves, worth 4 each (E5)"
         else:
-            base, counted = CARDS[card].value, f"worth {CARDS[card].value}"
+            base, counted = CARDS[card].value, f"worth {CARDS[card].value}" if self.explain else ""
         hunters = self.effective(player).count("treasure_hunter")
         stacking = self.rulings.treasure_hunter_stacking
         if not hunters:
             return base, counted, []
         factor = 2 if stacking == "once" else 2**hunters
-        counted += f", x{factor} for {count(hunters, 'treasure hunter', 'treasure hunters')}"
+        if self.explain:
+            counted += f", x{factor} for {count(hunters, 'treasure hunter', 'treasure hunters')}"
         if hunters == 1:
             return base * factor, counted, []
-        return base * factor, f"{counted} (R4 {stacking})", ["R4"]
+        return base * factor, f"{counted} (R4 {stacking})" if self.explain else "", ["R4"]
 
     def matriarch(self, player: str) -> tuple[int, str, list[str]]:
         counts = {p: len(h.squares) for p, h in self.holdings.items()}
         best = max(counts.values())
         leaders = [p for p in self.state.players if counts[p] == best]
         mine = counts[player]
-        if mine < best:
-            return 0, f"{count(mine, 'territory', 'territories')}; most is {best} ({', '.join(leaders)})", []
-        if len(leaders) == 1:
-            return 12, f"most territories ({mine})", []
-        others = ", ".join(p for p in leaders if p != player)
         tie = self.rulings.matriarch_tie
-        return (12 if tie == "shared" else 0), f"tied for most territories ({mine}) with {others} (R1 {tie})", ["R1"]
+        shared = mine == best and len(leaders) > 1
+        points = 0 if mine < best or (shared and tie != "shared") else 12
+        rulings = ["R1"] if shared else []
+        if not self.explain:
+            return points, "", rulings
+        if mine < best:
+            return points, f"{count(mine, 'territory', 'territories')}; most is {best} ({', '.join(leaders)})", rulings
+        if len(leaders) == 1:
+            return points, f"most territories ({mine})", rulings
+        others = ", ".join(p for p in leaders if p != player)
+        return points, f"tied for most territories ({mine}) with {others} (R1 {tie})", rulings
 
     def score(self, player: str, card: str) -> tuple[int, str, list[str]]:
         """Points, figures and rulings of one parchment ``card`` scored for ``player`` (not opportunist)."""
@@ -321,22 +358,24 @@ class _Scorer:
             return self.treasure(player, card)
         if card in MISSIONS:
             return (*MISSIONS[card](self.holdings[player]), [])
+        explain = self.explain
         if card == "bureaucrat":
             n = len(self.state.parchments[player])
-            return n, f"{count(n, 'parchment', 'parchments')} owned, copy cards included (E9)", []
+            return n, f"{count(n, 'parchment', 'parchments')} owned, copy cards included (E9)" if explain else "", []
         if card == "colonist":
             if self.rulings.colonist_counts == "played":
                 n = self.state.camps_played[player]
-                return 3 * n, f"{count(n, 'camp card', 'camp cards')} played (R5 played)", ["R5"]
+                return 3 * n, f"{count(n, 'camp card', 'camp cards')} played (R5 played)" if explain else "", ["R5"]
             n = self.state.camps_placed[player]
-            return 3 * n, f"{count(n, 'camp', 'camps')} placed (R5 placed)", ["R5"]
+            return 3 * n, f"{count(n, 'camp', 'camps')} placed (R5 placed)" if explain else "", ["R5"]
         if card == "matriarch":
             return self.matriarch(player)
         if card == "treasure_guardian":
-            return (*_per(3, len(self.treasures(player)), "treasure", "treasures"), [])
+            return (*_per(self.holdings[player], 3, len(self.treasures(player)), "treasure", "treasures"), [])
         if card == "treasure_hunter":
             n = len(self.treasures(player))
-            return 0, f"doubles {count(n, 'treasure', 'treasures')}, in {'its row' if n == 1 else 'their rows'}", []
+            rows = "its row" if n == 1 else "their rows"
+            return 0, f"doubles {count(n, 'treasure', 'treasures')}, in {rows}" if explain else "", []
         raise AssertionError(f"no scoring for {card}")  # opportunist and copies are handled by rows()
 
     def rows(self, player: str) -> list[ParchmentRow]:
@@ -344,15 +383,16 @@ class _Scorer:
         for card, target, via in self.owned[player]:
             copied = target if card in COPY_CARDS else None
             if target is None:
-                out.append(ParchmentRow(card=card, counted="copies nothing", points=0))
+                out.append(ParchmentRow(card=card, counted="copies nothing" if self.explain else "", points=0))
                 continue
             if target == "opportunist":
                 points, counted, rulings = 0, "", list[str]()  # filled in by opportunist()
             else:
                 points, counted, rulings = self.score(player, target)
             if via:
-                chain = ", ".join(f"{owner}'s {copy}" for owner, copy in via)
-                counted = f"through {chain} (R3 follow): {counted}"
+                if self.explain:
+                    chain = ", ".join(f"{owner}'s {copy}" for owner, copy in via)
+                    counted = f"through {chain} (R3 follow): {counted}"
                 rulings = ["R3", *rulings]
             out.append(ParchmentRow(card=card, copied=copied, counted=counted, points=points, rulings=rulings))
         return out
@@ -363,7 +403,8 @@ class _Scorer:
         second = [p for p in self.state.players if sum(1 for q in before if before[q] > before[p]) == 1]
         tie = self.rulings.opportunist_tie
         award = len(second) == 1 or (second and tie == "shared")
-        standings = ", ".join(f"{p} {before[p]}" for p in self.state.players)
+        explain = self.explain
+        standings = ", ".join(f"{p} {before[p]}" for p in self.state.players) if explain else ""
         for p in self.state.players:
             for row in rows[p]:
                 if "opportunist" not in (row.card, row.copied):
@@ -371,22 +412,29 @@ class _Scorer:
                 # rows() left counted empty, or holding only the copy chain (R3 follow)
                 if p not in second:
                     row.points = 0
-                    row.counted += f"not second before opportunists: {standings}"
+                    if explain:
+                        row.counted += f"not second before opportunists: {standings}"
                     continue
                 row.points = 10 if award else 0
-                row.counted += f"second before opportunists: {standings}"
+                if explain:
+                    row.counted += f"second before opportunists: {standings}"
                 if len(second) > 1:
-                    row.counted += f"; tied with {', '.join(q for q in second if q != p)} (R2 {tie})"
+                    if explain:
+                        row.counted += f"; tied with {', '.join(q for q in second if q != p)} (R2 {tie})"
                     row.rulings = [*row.rulings, "R2"]
 
 
-def final_score(state: State, final_fiefs: Mapping[str, list[Fief]] | None = None) -> FinalScore:
+def final_score(
+    state: State, final_fiefs: Mapping[str, list[Fief]] | None = None, *, explain: bool = True
+) -> FinalScore:
     """Score a finished game: harvests, every parchment, totals, ranking and winners (E1-E9).
 
     ``final_fiefs``, every player's fiefs on the final board, saves computing them
-    again when the caller has them (the engine has, from the 4th harvest).
+    again when the caller has them (the engine has, from the 4th harvest). With
+    ``explain`` false, the points only: every row's ``counted`` is empty (the referee's
+    fast path; ``bkref score`` and the replay explain).
     """
-    scorer = _Scorer(state, final_fiefs)
+    scorer = _Scorer(state, final_fiefs, explain)
     rows = {p: scorer.rows(p) for p in state.players}
     harvests = {p: [harvest_carrots(h, p) for h in state.harvests] for p in state.players}
     harvest = {p: sum(v) for p, v in harvests.items()}

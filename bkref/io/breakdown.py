@@ -224,8 +224,10 @@ def breakdown(source: LogSource, label: str | None = None) -> Breakdown:
         state = item.state
         if len(state.harvests) > len(rounds):
             rounds.append(_round(item.line, state, running))
-        elif isinstance(item.event, End) and final is None and state.final is not None:
-            final = final_breakdown(item.line, state.final)
+        elif isinstance(item.event, End) and final is None:
+            explained = state.final_explained()  # None when the end event was refused
+            if explained is not None:
+                final = final_breakdown(item.line, explained)
     return Breakdown(
         format=SCORE_FORMAT,
         file=label if label is not None else name_of(source),

@@ -116,9 +116,10 @@ def _data(steps: Sequence[Step], start: int) -> tuple[str, list[str]]:
         position = state.position
         if len(state.harvests) > len(before.harvests):
             harvests.append(table_html(harvest(state)))
-        if state.final is not None and not final:
-            final = _html(ranking(final_breakdown(this.line, state.final)))
-            final += "".join(_html(parchments(p, s)) for p, s in state.final.players.items())
+        explained = state.final_explained() if state.final is not None and not final else None
+        if explained is not None:
+            final = _html(ranking(final_breakdown(this.line, explained)))
+            final += "".join(_html(parchments(p, s)) for p, s in explained.players.items())
         shown.append(
             {
                 "sq": [squares(square(position, sq, seats, letters, TOP)) for sq in SQUARES],
