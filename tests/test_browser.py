@@ -113,8 +113,10 @@ def test_the_page_loads_without_console_errors(open_page: Any, log: Path) -> Non
     last = steps[-1]
     assert tab.text_content("#at") == f"event {len(steps)} of {len(steps)} (line {last.line}): {stage(last.state)}"
     assert tab.is_visible("#final table") == (last.state.final is not None)
+    assert tab.is_visible("#harvests table") == bool(last.state.harvests)
     tab.keyboard.press("Home")
     assert shown(tab) == 1
+    assert not tab.is_visible("#harvestbox") and not tab.is_visible("#finalbox")
     assert tab.errors == []
 
 
@@ -168,7 +170,8 @@ def test_a_click_on_a_log_line_goes_there(open_page: Any) -> None:
 @needs_browser
 def test_the_drawn_owners_match_every_position(open_page: Any) -> None:
     """Step through the whole 4-player game with the → key; at each event, the owners drawn
-    on the board are the engine's, and so are the squares counted in the players' table."""
+    on the board are the engine's, and so are the players' squares and carrots and the
+    number of harvests shown."""
     steps = load(FOUR)
     letters = tags(steps[0].state.players)
     tab = open_page(FOUR, 0)
@@ -178,5 +181,8 @@ def test_the_drawn_owners_match_every_position(open_page: Any) -> None:
         assert owners(tab) == {sq: letters[p] for sq, p in position.owner.items()}, f"event {i + 1}"
         counted = tab.locator("#players td:nth-child(3)").all_text_contents()
         assert counted == [str(len(position.controlled(p))) for p in step.state.players]
+        carrots = tab.locator("#players td:nth-child(7)").all_text_contents()
+        assert carrots == [str(step.state.harvest_total(p)) for p in step.state.players]
+        assert tab.locator("#harvests table").count() == len(step.state.harvests)
         tab.keyboard.press("ArrowRight")
     assert tab.errors == []

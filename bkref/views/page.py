@@ -204,6 +204,7 @@ function go(i) {
   $("event").innerHTML = s.ev;
   $("at").textContent = s.at;
   $("harvests").innerHTML = D.harvests.slice(0, s.hv).reverse().join("");
+  $("harvestbox").hidden = s.hv === 0;
   $("final").innerHTML = s.fin ? D.final : "";
   $("finalbox").hidden = !s.fin;
   if (cur >= 0) $("e" + cur).classList.remove("cur");
@@ -279,8 +280,7 @@ def page(steps: Sequence[Step], index: int, label: str) -> str:
 <div id="logbox"><ol id="log">{"".join(log)}</ol></div>
 </div>
 <div id="finalbox" hidden="hidden"><h2>Final score breakdown</h2><div id="final"></div></div>
-<h2>Harvests, the latest first</h2>
-<div id="harvests"></div>
+<div id="harvestbox" hidden="hidden"><h2>Harvests, the latest first</h2><div id="harvests"></div></div>
 <script id="data" type="application/json">{data}</script>
 <script>//<![CDATA[
 const SQUARES = {squares};{SCRIPT}//]]></script>
