@@ -6,6 +6,7 @@ target (issue 6):
 
 - validate throughput in one process, in games/s and events/s (logs already on disk);
 - the same through ``bkref validate -j 2``'s code path, in two processes;
+- standings throughput (the records, the aggregates and the JSON), and standings/validate;
 - the time to only decode the same bytes with msgspec, and validate/decode;
 - the time for one replay step (lay out and draw the full-screen viewer's 80x24 screen);
 - the size of a 4-player game's ``replay --html`` page, the time to make it, and to open it in Chromium;
@@ -38,6 +39,7 @@ from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game.events import Event
 from bkref.io.batch import Local
 from bkref.io.referee import check, check_item
+from bkref.io.standings import aggregate, game_record, to_json
 from bkref.views.stepper import load
 from bkref.views.viewer import Viewer, draw, renderer, screen
 
@@ -116,6 +118,9 @@ def measure(folder: Path, repeat: int) -> None:
     )
     line("", f"{events / seconds:,.0f} events/s")
     line("validate, 4 players", f"{seconds / len(four) * 1e3:.3f} ms/game")
+    standings = best_of(repeat, lambda: to_json(aggregate([game_record(p) for p in four], include_illegal=False)))
+    line("standings --format json, 4 players", f"{len(four) / standings:,.0f} games/s")
+    line("standings / validate", f"{standings / seconds:.2f} x", "<= 1.5 x", standings / seconds <= 1.5)
     all_seconds = best_of(repeat, lambda: validate_all(every))
     line("validate, 2-4 players, one process", f"{len(every) / all_seconds:,.0f} games/s")
 
