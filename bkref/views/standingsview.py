@@ -15,7 +15,7 @@ from rich.text import Text
 
 from bkref.game.words import count
 from bkref.io.standings import GameRecord, PlayerStanding, Standings, counts
-from bkref.views.terminal import console, emit, table
+from bkref.views.terminal import console, emit, listing, table
 
 NUMBERS = frozenset({"Games", "Wins", "Win %", "Fair", "Mean", "Median", "Min", "Max", "Harvest", "Parchments"})
 NUMBERS |= {"Total", "Owned", "Mean points", "Mean harvest", "Mean parchments"}
@@ -69,31 +69,26 @@ def _result(record: GameRecord) -> str:
     return f"{record.status}: {problem.rule}{where}{more}"
 
 
-def _games(standings: Standings) -> Table:
+def _games(standings: Standings) -> Text:
     files = [r.file for r in standings.games]
     folder = os.path.commonpath([os.path.dirname(f) for f in files]) if len(files) > 1 else ""
-    made = table(
-        "File, result",
-        "Player",
-        "Harvest",
-        "Parchments",
-        "Total",
-        "Won",
-        numbers=NUMBERS,
-        title=f"Games{f' in {folder}{os.sep}' if folder else ''} (players in seat order)",
-    )
+    rows: list[tuple[list[str], str | None]] = []
     for r in standings.games:
         style = None if counts(r, standings.include_illegal) else "dim"
         left = [os.path.relpath(r.file, folder) if folder else r.file, f"  {_result(r)}"]
         left += [""] * (len(r.seats) - len(left))
-        rows = [
+        cells = [
             [s.player, str(s.harvest), str(s.parchment_total), str(s.total), "won" if s.player in r.winners else ""]
             for s in r.seats
         ]
-        rows += [[]] * (len(left) - len(rows))
-        for cell, row in zip(left, rows):
-            made.add_row(cell, *row, style=style)
-    return made
+        cells += [[]] * (len(left) - len(cells))
+        rows += [([first, *rest], style) for first, rest in zip(left, cells)]
+    return listing(
+        ("File, result", "Player", "Harvest", "Parchments", "Total", "Won"),
+        rows,
+        numbers=NUMBERS,
+        title=f"Games{f' in {folder}{os.sep}' if folder else ''} (players in seat order)",
+    )
 
 
 def _wins(wins: float) -> str:
