@@ -56,30 +56,50 @@ class Report:
         return {p: state.carrots_of(p) for p in state.players} if state is not None else {}
 
 
-def _played(
-    lines: Iterable[bytes], name: str, state: State, partial: bool
-) -> Iterator[tuple[int, Event, list[Diagnostic]] | Diagnostic]:
-    """The core of ``play`` and ``check``: ``(line, event, diagnostics)`` per event played
-    on ``state``, and the F1 and end-of-log diagnostics."""
-    last = 0
-    unreadable = False
-    for item in read_lines(lines):
-        if isinstance(item, Problem):
-            unreadable = True
-            yield Diagnostic(name, item.line, item.event, "F1", item.message)
-            continue
-        last = item.line
-        violations = state.play(item.event)
-        found = []
-        if violations:
-            kind = event_type(item.event)
-            found = [Diagnostic(name, item.line, kind, v.rule, v.message) for v in violations]
-        yield item.line, item.event, found
-        if state.phase == "setup":
-            return  # the game event is unusable (S1, F1): nothing after it can be checked
-    if not unreadable and not partial:
-        for v in state.finish():
-            yield Diagnostic(name, max(last, 1), None, v.rule, v.message)
+class _Run:
+    """One log played on ``state``: the core of ``play`` and ``check``.
+
+    ``diagnostics`` yields the F1 problems, each event's violations and the end-of-log
+    ones; with ``steps``, also ``(line, event, diagnostics)`` for every event played.
+    ``events`` counts the events read.
+    """
+
+    def __init__(self, name: str, state: State, partial: bool) -> None:
+        self.name = name
+        self.state = state
+        self.partial = partial
+        self.events = 0
+
+    def diagnostics(
+        self, lines: Iterable[bytes], steps: bool
+    ) -> Iterator[tuple[int, Event, list[Diagnostic]] | Diagnostic]:
+        name, state = self.name, self.state
+        play = state.play
+        last = 0
+        unreadable = False
+        found: list[Diagnostic] = []
+        for item in read_lines(lines):
+            if isinstance(item, Problem):
+                unreadable = True
+                yield Diagnostic(name, item.line, item.event, "F1", item.message)
+                continue
+            line, event = item
+            violations = play(event)
+            if violations:  # a list only when a rule is broken
+                kind = event_type(event)
+                found = [Diagnostic(name, line, kind, v.rule, v.message) for v in violations]
+                if not steps:
+                    yield from found
+            if steps:
+                yield line, event, found
+                found = []
+            last = line
+            self.events += 1
+            if state.phase == "setup":
+                return  # the game event is unusable (S1, F1): nothing after it can be checked
+        if not unreadable and not self.partial:
+            for v in state.finish():
+                yield Diagnostic(name, max(last, 1), None, v.rule, v.message)
 
 
 def play(
@@ -92,8 +112,9 @@ def play(
     the game's end (T1) unless ``partial``. Raises ``OSError`` when the source cannot be read.
     """
     state = State()
+    run = _Run(label if label is not None else name_of(source), state, partial)
     with lines_of(source) as lines:
-        for item in _played(lines, label if label is not None else name_of(source), state, partial):
+        for item in run.diagnostics(lines, steps=True):
             if isinstance(item, Diagnostic):
                 yield item
             else:
@@ -119,26 +140,18 @@ def check(
     """
     report = Report(label if label is not None else name_of(source))
     state = report.state = State()
+    run = _Run(report.path, state, partial)
     diagnostics = report.diagnostics
-    events = 0
     try:
         with lines_of(source) as lines:
-            for item in _played(lines, report.path, state, partial):
-                if type(item) is tuple:
-                    events += 1
-                    if item[2]:
-                        diagnostics.extend(item[2])
-                        if on_diagnostic is not None:
-                            for found in item[2]:
-                                on_diagnostic(found)
-                else:
-                    diagnostics.append(item)  # type: ignore[arg-type]
-                    if on_diagnostic is not None:
-                        on_diagnostic(item)  # type: ignore[arg-type]
+            for found in run.diagnostics(lines, steps=False):
+                diagnostics.append(found)  # type: ignore[arg-type]
+                if on_diagnostic is not None:
+                    on_diagnostic(found)  # type: ignore[arg-type]
     except OSError as error:
         reason = error.strerror or str(error)
         diagnostics.append(Diagnostic(report.path, 0, None, "F1", f"cannot read the file: {reason}"))
-    report.events = events
+    report.events = events = run.events
     report.game_read = events > 0  # the reader yields events only after a game event
     report.complete, report.where = state.complete, state.where()
     if not keep_state:
