@@ -358,3 +358,11 @@ def test_as_with_a_page_or_a_picture_is_refused_rather_than_spoiling(bkref, tmp_
             "bkref: error: --as is for the replay in the terminal; --svg and --html show every player's cards\n"
         )
         assert not (tmp_path / "out").exists()
+
+
+def test_names_from_the_log_are_printed_with_control_characters_escaped(bkref, tmp_path: Path) -> None:
+    log = tmp_path / "odd.jsonl"
+    log.write_text(THREE.read_text().replace('"bob"', '"bob\\u001b[2J"'))  # a name that would clear the screen
+    for args in (["--to", "5"], ["--round", "1"], []):  # the reveal, a harvest, the final scores
+        shown = bkref("replay", log, *args).stdout
+        assert "\x1b" not in shown and "bob\\x1b[2J" in shown

@@ -34,6 +34,7 @@ from bkref.game.events import Build, Deal, Draw, Event, Game, Harvest, Pick
 from bkref.game.fiefs import yield_of
 from bkref.game.position import Position
 from bkref.game.words import count
+from bkref.io.diagnostics import printable
 from bkref.io.referee import Step
 from bkref.views.terminal import table as table_of
 
@@ -201,7 +202,7 @@ def legend(state: State) -> Text:
     marks = tags(state.players)
     for i, p in enumerate(state.players):
         out.append(f" {marks[p]} ", PLAYER_STYLES[i])
-        out.append(f" {p}  ")
+        out.append(f" {printable(p)}  ")
     out.append("(first letter of a square: who controls it)\n")
     out.append("(1) printed city  [2] city of strength 2  ^3 camp of priority 3  T1 sky tower pair 1\n")
     farms = [f"{code} {resource.replace('_', ' ')}" for resource, code in FARM_CODES.items()]
@@ -213,7 +214,9 @@ def legend(state: State) -> Text:
     out.append(" lava: the squares on either side do not touch")
     towers = state.position.towers
     if towers:
-        pairs = ", ".join(f"T{i} {a}-{b} ({state.position.owner.get(a)})" for i, (a, b) in enumerate(towers, 1))
+        pairs = ", ".join(
+            f"T{i} {a}-{b} ({printable(str(state.position.owner.get(a)))})" for i, (a, b) in enumerate(towers, 1)
+        )
         out.append(f"\nsky towers: {pairs}")
     return out
 
@@ -346,7 +349,12 @@ def describe(step: Step, before: State, seen_by: str | None = None) -> list[str]
     """The event of ``step`` in words, given the state ``before`` it (first line, then details).
 
     With ``seen_by``, as that player saw it: the others' parchments and discards unnamed.
+    Names from the log are written with their control characters escaped (``printable``).
     """
+    return [printable(line) for line in _describe(step, before, seen_by)]
+
+
+def _describe(step: Step, before: State, seen_by: str | None) -> list[str]:
     event, after = step.event, step.state
     if vars(before) == vars(after):  # the referee skipped the event: nothing of it happened
         return [f"{_claim(event)}: illegal, skipped (the position does not change)"]
@@ -445,7 +453,7 @@ def players(state: State, seen_by: str | None = None) -> Table:
     for i, p in enumerate(state.players):
         table.add_row(
             Text(f" {marks[p]} ", PLAYER_STYLES[i]),
-            p,
+            printable(p),
             str(len(state.position.controlled(p))),
             _hand(state, p, seen_by),
             supply(state, p),
@@ -472,7 +480,7 @@ def harvest(state: State) -> Table:
         for fief in fiefs:
             if fief.carrots:
                 table.add_row(
-                    p,
+                    printable(p),
                     f"{fief.squares[0]} ({count(len(fief.squares), 'square')})",
                     str(fief.strength),
                     f"{fief.wealth} ({', '.join(fief.resources)})",
@@ -480,8 +488,8 @@ def harvest(state: State) -> Table:
                 )
         idle = [f.squares[0] for f in fiefs if not f.carrots]
         if idle:
-            table.add_row(p, f"{len(idle)} more yielding nothing: {', '.join(idle)}", "", "", "0")
-        table.add_row("", "", "", f"{p}'s total", str(yield_of(fiefs)), end_section=True)
+            table.add_row(printable(p), f"{len(idle)} more yielding nothing: {', '.join(idle)}", "", "", "0")
+        table.add_row("", "", "", f"{printable(p)}'s total", str(yield_of(fiefs)), end_section=True)
     return table
 
 
@@ -508,7 +516,7 @@ def final_scores(state: State) -> Group:
             f"{row.card}{f' ({row.copied})' if row.copied else ''} {row.points}" for row in score.parchments
         )
         table.add_row(
-            p,
+            printable(p),
             f"{'+'.join(map(str, score.harvests))} = {score.harvest}",
             f"{score.parchment_total}: {cards}" if cards else "0",
             str(score.total),
@@ -523,8 +531,8 @@ def winners(state: State) -> str:
     assert final is not None
     best = final.players[final.winners[0]].total
     if len(final.winners) == 1:
-        return f"{final.winners[0]} wins with {best}"
-    return f"{_and(final.winners)} win with {best} (tied)"
+        return printable(f"{final.winners[0]} wins with {best}")
+    return printable(f"{_and(final.winners)} win with {best} (tied)")
 
 
 # -- the whole position ------------------------------------------------------------------
@@ -552,7 +560,9 @@ def position(steps: Sequence[Step], index: int, label: str, seen_by: str | None 
     state = step.state
     before = steps[index - 1].state if index else State()
     parts: list[RenderableType] = [
-        Text(f"{label}: event {index + 1} of {len(steps)} (line {step.line})", no_wrap=True, overflow="ignore"),
+        Text(
+            f"{printable(label)}: event {index + 1} of {len(steps)} (line {step.line})", no_wrap=True, overflow="ignore"
+        ),
         Text(stage(state), style="bold"),
     ]
     lines = describe(step, before, seen_by)

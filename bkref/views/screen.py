@@ -79,13 +79,13 @@ def event_lines(steps: Sequence[Step], index: int, seen_by: str | None) -> list[
     """The event in words, its problems and what the log says around it; True marks what must show."""
     step = steps[index]
     before = steps[index - 1].state if index else State()
-    words = [printable(line) for line in describe(step, before, seen_by)]  # names from the log: no escape codes
+    words = describe(step, before, seen_by)
     lines = [(Text(words[0], "bold"), True)] + [(Text(line), False) for line in words[1:]]
     # A problem as validate gives it, less the file's name, which the header shows.
     lines += [(Text(printable(f"line {d.line}: {d.rule} {d.message}"), PROBLEM_STYLE), True) for d in step.diagnostics]
     earlier, end = earlier_problems(steps, index), stops_here(steps, index)
     lines += [(Text(earlier), False)] if earlier else []
-    won = f"{printable(winners(step.state))} (s shows the scores)" if step.state.final is not None else None
+    won = f"{winners(step.state)} (s shows the scores)" if step.state.final is not None else None
     lines += [(Text(won), True)] if won else []
     lines += [(Text(end), True)] if end else []
     return lines
