@@ -154,7 +154,7 @@ h1{font-size:18px;margin:0 0 4px}
 #controls{display:flex;gap:6px;align-items:center;margin-bottom:8px}
 #controls input{flex:1;max-width:600px}
 button{font-size:14px;padding:2px 10px}
-#main{display:flex;gap:16px;align-items:flex-start}
+#main{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
 #board{flex:none}
 #side{flex:1 1 0;min-width:420px;overflow-x:auto}
 #logbox{flex:none;width:300px;max-height:90vh;overflow-y:auto;border:1px solid #bbb}
