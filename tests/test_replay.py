@@ -5,6 +5,9 @@ from __future__ import annotations
 import io
 import json
 import re
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -366,3 +369,21 @@ def test_names_from_the_log_are_printed_with_control_characters_escaped(bkref, t
     for args in (["--to", "5"], ["--round", "1"], []):  # the reveal, a harvest, the final scores
         shown = bkref("replay", log, *args).stdout
         assert "\x1b" not in shown and "bob\\x1b[2J" in shown
+
+
+def test_ctrl_c_while_stepping_with_piped_keys_exits_130() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bkref", "replay", str(THREE), "--step"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    try:
+        assert process.stdout is not None
+        assert process.stdout.read1(65536).startswith(b"replays/3p-ann-bob-cid.jsonl: event 1 of 118")
+        # The first position is printed: the replay now waits for a key on its open standard input.
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=10) == 130
+    finally:
+        process.kill()
+        process.wait(timeout=10)
