@@ -109,7 +109,7 @@ def test_a_folder_counts_jsonl_logs_in_any_case(bkref, tmp_path: Path) -> None:
         (tmp_path / name).write_bytes(GAME)
     (tmp_path / "notes.txt").write_bytes(GAME)
     (tmp_path / "d.jsonl.bak").write_bytes(GAME)
-    result = bkref("validate", tmp_path)
+    result = bkref("validate", "--verbose", tmp_path)
     assert result.exit_code == 0
     assert [line.split(":")[0] for line in result.stderr.splitlines()[:-1]] == [
         str(tmp_path / name) for name in ("B.JSONL", "a.jsonl", "sub/c.JsonL")

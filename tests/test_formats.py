@@ -26,7 +26,7 @@ def test_a_folder_means_every_log_below_it_sorted_with_totals(bkref, tmp_path: P
     shutil.copy(ILLEGAL[0], tmp_path / "b" / "a.jsonl")
     (tmp_path / "a.jsonl").write_text("not json\n")
     (tmp_path / "b" / "notes.txt").write_text("ignored")
-    result = bkref("validate", tmp_path, REPLAYS / "3p-ann-bob-cid.jsonl")
+    result = bkref("validate", "--verbose", tmp_path, REPLAYS / "3p-ann-bob-cid.jsonl")
     assert result.exit_code == 2
     checked = [line.split(":")[0] for line in result.stderr.splitlines()[:-1]]
     assert checked == [
@@ -102,9 +102,29 @@ def test_parallel_validation_prints_the_same_in_input_order(bkref) -> None:
     assert bkref("validate", "-j", "0", *paths).exit_code == 2
 
 
-def test_quiet_leaves_out_the_summaries_of_legal_logs_only(bkref) -> None:
+def test_many_logs_print_the_problems_and_one_totals_line_and_verbose_the_legal_ones_too(bkref) -> None:
     paths = [REPLAYS / "2p-ann-bob.jsonl", ILLEGAL[0], REPLAYS / "3p-ann-bob-cid.jsonl"]
-    loud, quiet = bkref("validate", *paths), bkref("validate", "-q", *paths)
-    assert quiet.stdout == loud.stdout and quiet.exit_code == loud.exit_code == 1
-    assert quiet.stderr.splitlines() == [line for line in loud.stderr.splitlines() if ": legal (" not in line]
-    assert quiet.stderr.splitlines()[-1] == "3 files: 3 games, 2 legal, 1 illegal, 0 unreadable"
+    plain, verbose, quiet = bkref("validate", *paths), bkref("validate", "-v", *paths), bkref("validate", "-q", *paths)
+    assert plain.stdout == verbose.stdout == quiet.stdout
+    assert plain.exit_code == verbose.exit_code == quiet.exit_code == 1
+    assert verbose.stderr.splitlines() == [
+        f"{paths[0]}: legal (113 events)",
+        f"{ILLEGAL[0]}: illegal, 1 problem (C2)",
+        f"{paths[2]}: legal (118 events)",
+        "3 files: 3 games, 2 legal, 1 illegal, 0 unreadable",
+    ]
+    assert (
+        plain.stderr.splitlines()
+        == quiet.stderr.splitlines()
+        == [*verbose.stderr.splitlines()[1:2], "3 files: 3 games, 2 legal, 1 illegal, 0 unreadable"]
+    )
+
+
+def test_one_log_gets_its_legal_line_unless_quiet(bkref, tmp_path) -> None:
+    folder = tmp_path / "one"
+    folder.mkdir()
+    (folder / "game.jsonl").write_bytes((REPLAYS / "2p-ann-bob.jsonl").read_bytes())
+    assert bkref("validate", folder).stderr == f"{folder / 'game.jsonl'}: legal (113 events)\n"
+    assert bkref("validate", "-q", folder).stderr == ""
+    both = bkref("validate", "-q", "-v", folder)
+    assert (both.exit_code, both.stderr) == (2, "bkref: error: --quiet and --verbose cannot be used together\n")

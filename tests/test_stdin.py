@@ -43,7 +43,7 @@ def test_stdin_is_named_dash_and_mixes_with_files() -> None:
     illegal = "replays/illegal/C2-city-on-unclaimed-square.jsonl"
     legal = "replays/2p-ann-bob.jsonl"
     alone = run(["validate", illegal])
-    status, out, err = run(["validate", legal, "-"], (ROOT / illegal).read_bytes())
+    status, out, err = run(["validate", "--verbose", legal, "-"], (ROOT / illegal).read_bytes())
     assert status == alone[0] == 1
     assert out == alone[1].replace(illegal, "-")
     assert out.startswith("-:")

@@ -6,6 +6,7 @@ are imported in the order ``bkref --help`` lists them.
 
 from __future__ import annotations
 
+import signal
 from importlib import import_module
 
 from bkref.cli.app import app
@@ -18,4 +19,13 @@ __all__ = ["COMMANDS", "app", "main"]
 
 
 def main() -> None:
-    app()
+    """The ``bkref`` command, with the habits of command-line tools.
+
+    A closed pipe (``bkref validate DIR | head -1``) ends bkref as SIGPIPE ends any tool
+    (status 141 in the shell), never with a status that means something else (Click
+    would exit 1, "illegal"). Ctrl-C ends a command with status 130 and no traceback
+    (Typer's doing). ``prog_name`` keeps completion the same for ``python -m bkref``.
+    """
+    if hasattr(signal, "SIGPIPE"):  # not on Windows
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    app(prog_name="bkref")

@@ -17,10 +17,28 @@ if TYPE_CHECKING:
 app = typer.Typer(
     name="bkref",
     help="Referee and replay tool for Bunny Kingdom game logs (bkref/1).",
-    add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        import bkref
+
+        print(f"bkref {bkref.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", "-V", callback=_print_version, is_eager=True, help="Print bkref's version and exit."),
+    ] = False,
+) -> None:
+    """Referee and replay tool for Bunny Kingdom game logs (bkref/1)."""
 
 
 class OutputFormat(StrEnum):

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from bkref.cli.app import DaskOption, ValidateFormat, app, on_runner
+from bkref.cli.app import DaskOption, ValidateFormat, app, fail, on_runner
 
 
 @app.command()
@@ -30,7 +30,18 @@ def validate(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, help="Check the logs in this many processes; same output.")
     ] = 1,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary line for legal logs (text format).")] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="No summary line for a legal log, even for one log alone (text format)."),
+    ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose",
+            "-v",
+            help="A summary line for every log, legal ones too, also with several logs (text format).",
+        ),
+    ] = False,
     dask: DaskOption = None,
     stdin_name: Annotated[
         str, typer.Option("--stdin-name", metavar="NAME", help="The file name diagnostics give standard input (-).")
@@ -50,12 +61,15 @@ def validate(
     from bkref.io.report import OUTPUTS, Totals
     from bkref.views.progress import progress
 
+    if quiet and verbose:
+        raise fail("--quiet and --verbose cannot be used together")
     items = list(log_paths(paths))
+    legal_lines = verbose or (len(items) == 1 and not quiet)  # many logs: the problems and the totals
     totals = Totals()
     if STDIN in paths:
         jobs, dask = 1, None  # standard input is read here, and each problem printed as soon as found
     with on_runner(jobs, dask) as run, progress(len(items), "validate") as advance:
-        printer = OUTPUTS[output.value](sys.stdout, sys.stderr, quiet=quiet)  # under the bar, if one shows
+        printer = OUTPUTS[output.value](sys.stdout, sys.stderr, quiet=not legal_lines)  # under the bar, if one shows
         if jobs <= 1 and dask is None:
             work = bind(
                 check_item, partial=partial, stdin=sys.stdin, stdin_name=stdin_name, on_diagnostic=printer.diagnostic

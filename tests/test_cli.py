@@ -1,0 +1,107 @@
+"""The habits of command-line tools: --version, -h, shell completion, closed pipes, Ctrl-C."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPLAYS, ROOT
+
+BKREF = [sys.executable, "-m", "bkref"]
+
+
+@pytest.mark.parametrize("option", ["--version", "-V"])
+def test_version(bkref, option: str) -> None:
+    result = bkref(option)
+    assert (result.exit_code, result.stdout) == (0, f"bkref {version('bkref')}\n")
+
+
+@pytest.mark.parametrize("args", [[], ["validate"], ["score"], ["simulate"], ["schema"]])
+def test_h_is_help(bkref, args: list[str]) -> None:
+    short, long = bkref(*args, "-h"), bkref(*args, "--help")
+    assert short.exit_code == long.exit_code == 0
+    assert short.stdout == long.stdout and "Usage: bkref" in short.stdout
+
+
+def test_completion_is_offered_and_completes_commands_options_and_choices() -> None:
+    shown = subprocess.run([*BKREF, "--show-completion", "bash"], capture_output=True, text=True, check=False)
+    assert shown.returncode == 0 and "_BKREF_COMPLETE=complete_bash" in shown.stdout
+
+    def complete(words: str) -> list[str]:
+        env = dict(os.environ, _BKREF_COMPLETE="complete_bash", COMP_WORDS=words, COMP_CWORD=str(len(words.split())))
+        if not words.endswith(" "):
+            env["COMP_CWORD"] = str(len(words.split()) - 1)
+        run = subprocess.run(BKREF, capture_output=True, text=True, env=env, check=False)
+        assert run.returncode == 0
+        return run.stdout.split()
+
+    assert complete("bkref val") == ["validate"]
+    assert complete("bkref validate --for") == ["--format"]
+    assert complete("bkref validate --format ") == ["text", "json", "github", "sarif"]
+
+
+@pytest.fixture(scope="module")
+def many_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of 240 legal logs: enough work to outlast a pipe's buffer and a Ctrl-C."""
+    folder = tmp_path_factory.mktemp("many")
+    for i in range(20):
+        for log in sorted((REPLAYS / "generated").glob("*.jsonl")):
+            shutil.copy(log, folder / f"{i:02}-{log.name}")
+    return folder
+
+
+def closed_after_one_line(args: list[str]) -> int:
+    """Run bkref with its output going to a small pipe that is read for one line and then
+    closed, as ``bkref ARGS 2>&1 | head -1`` does; bkref's exit status (negative: a signal)."""
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 4096)  # the smallest pipe: it fills at once
+    with subprocess.Popen([*BKREF, *args], stdout=write_end, stderr=write_end, cwd=ROOT) as run:
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as pipe:
+            assert pipe.readline()
+        return run.wait()
+
+
+@pytest.mark.skipif(not hasattr(fcntl, "F_SETPIPE_SZ"), reason="needs Linux pipes")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "--verbose", "MANY"],
+        ["validate", "--verbose", "-j", "2", "MANY"],
+        ["score", "--no-color", "replays/4p-ann-bob-cid-dee.jsonl"],
+        ["score", "--format", "json", "replays/4p-ann-bob-cid-dee.jsonl"],
+        ["replay", "replays/4p-ann-bob-cid-dee.jsonl"],
+    ],
+    ids=["validate", "validate-j2", "score", "score-json", "replay"],
+)
+def test_a_closed_pipe_ends_bkref_as_sigpipe_never_as_illegal(many_logs: Path, args: list[str]) -> None:
+    """The logs are legal: the status is 0 or SIGPIPE's (141 in the shell), never 1."""
+    status = closed_after_one_line([str(many_logs) if a == "MANY" else a for a in args])
+    assert status == -signal.SIGPIPE
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_exits_130_with_no_traceback(many_logs: Path, jobs: str) -> None:
+    """Ctrl-C in a terminal interrupts bkref's whole process group, worker processes too."""
+    with subprocess.Popen(
+        [*BKREF, "validate", "--verbose", "-j", jobs, str(many_logs)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    ) as run:
+        assert run.stderr is not None
+        assert run.stderr.readline().endswith("legal (119 events)\n")  # checking is under way
+        os.killpg(run.pid, signal.SIGINT)
+        rest = run.stderr.read()
+        assert run.wait() == 130
+    assert "Traceback" not in rest and "KeyboardInterrupt" not in rest
+    assert "240 files" not in rest  # it stopped before the end
