@@ -37,8 +37,9 @@ import msgspec
 
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game.events import Event
+from bkref.game.moves import builds
 from bkref.io.batch import Local
-from bkref.io.referee import check, check_item
+from bkref.io.referee import Step, check, check_item, play
 from bkref.io.standings import aggregate, game_record, to_json
 from bkref.views.stepper import load
 from bkref.views.viewer import Viewer, draw, renderer, screen
@@ -131,6 +132,23 @@ def measure(folder: Path, repeat: int) -> None:
     decode = best_of(repeat, lambda: decode_all(four))
     line("decode only (msgspec), 4 players", f"{decode / len(four) * 1e3:.3f} ms/game")
     line("validate / decode", f"{seconds / decode:.1f} x", "<= 25 x", seconds / decode <= 25)
+
+    constructions = []  # each construction phase of the 4-player games, as it opens
+    for path in four:
+        phase = "setup"
+        for item in play(path):
+            if isinstance(item, Step):
+                if item.state.phase == "building" and phase != "building":
+                    constructions.append(item.state.copy())
+                phase = item.state.phase
+    listing = [best_of(repeat, lambda state=state: builds(state)) for state in constructions]
+    most = max(len(builds(state)) for state in constructions)
+    line(
+        f"legal builds, 4 players ({len(constructions)} phases)",
+        f"{statistics.mean(listing) * 1e3:.2f} ms mean",
+        f"up to {most} builds",
+    )
+    line("legal builds, slowest phase", f"{max(listing) * 1e3:.2f} ms", "< 5 ms", max(listing) < 0.005)
 
     steps = load(four[0])
     viewer, con, screen_out = Viewer(steps, 0, "event"), renderer(color=True), io.StringIO()

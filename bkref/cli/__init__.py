@@ -11,7 +11,7 @@ from importlib import import_module
 
 from bkref.cli.app import app
 
-COMMANDS = ("validate", "score", "standings", "replay", "simulate", "explain", "schema")
+COMMANDS = ("validate", "score", "standings", "replay", "moves", "simulate", "explain", "schema")
 for _command in COMMANDS:
     import_module(f"bkref.cli.{_command}")
 
