@@ -22,7 +22,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bkref.game.engine import Due, State, Violation, apply
+    from bkref.game.engine import Due, History, State, Violation, apply
     from bkref.game.events import Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
     from bkref.game.fiefs import Fief
     from bkref.game.moves import Move, builds, declarations, ends, harvests, legal_moves, picks
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 _WHERE = {
     "Due": "bkref.game.engine",
+    "History": "bkref.game.engine",
     "State": "bkref.game.engine",
     "Violation": "bkref.game.engine",
     "apply": "bkref.game.engine",
@@ -82,6 +83,7 @@ __all__ = [
     "Fief",
     "Game",
     "Harvest",
+    "History",
     "LogSource",
     "Move",
     "Pick",

@@ -848,3 +848,39 @@ def apply(state: State, event: Event) -> tuple[State, list[Violation]]:
     """The pure form of ``State.play``: the next state and the violations, ``state`` unchanged."""
     new = state.copy()
     return new, new.play(event)
+
+
+class History:
+    """A game played event by event that can step back, like a chess board's push and pop.
+
+    >>> from bkref.game.events import Game, Deal
+    >>> game = History()
+    >>> game.push(Game(format="bkref/1", players=["ann", "bob", "cid"]))
+    []
+    >>> game.state.due().kind, len(game.events)
+    ('deal', 1)
+    >>> game.pop().players, game.state.due().kind
+    (['ann', 'bob', 'cid'], 'game')
+    """
+
+    def __init__(self) -> None:
+        self.states = [State()]
+        self.events: list[Event] = []
+
+    @property
+    def state(self) -> State:
+        """The state after the events so far (do not change it: ``push`` the next event)."""
+        return self.states[-1]
+
+    def push(self, event: Event) -> list[Violation]:
+        """Play ``event`` on a copy of the state, keep both, and return what it broke."""
+        after, found = apply(self.state, event)
+        self.states.append(after)
+        self.events.append(event)
+        return found
+
+    def pop(self) -> Event:
+        """Step back over the last event; return it. ``IndexError`` when there is none."""
+        event = self.events.pop()
+        self.states.pop()
+        return event
