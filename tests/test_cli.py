@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from importlib.metadata import version
 from pathlib import Path
 
@@ -58,6 +59,22 @@ def many_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+def left_running(folder: Path) -> list[int]:
+    """The processes (a worker left behind, say) still working on ``folder``, after a moment to end."""
+    for _ in range(25):
+        found = []
+        for proc in Path("/proc").iterdir():
+            try:
+                if proc.name.isdigit() and str(folder).encode() in (proc / "cmdline").read_bytes():
+                    found.append(int(proc.name))
+            except OSError:
+                continue
+        if not found:
+            break
+        time.sleep(0.2)
+    return found
+
+
 def closed_after_one_line(args: list[str]) -> int:
     """Run bkref with its output going to a small pipe that is read for one line and then
     closed, as ``bkref ARGS 2>&1 | head -1`` does; bkref's exit status (negative: a signal)."""
@@ -86,6 +103,7 @@ def test_a_closed_pipe_ends_bkref_as_sigpipe_never_as_illegal(many_logs: Path, a
     """The logs are legal: the status is 0 or SIGPIPE's (141 in the shell), never 1."""
     status = closed_after_one_line([str(many_logs) if a == "MANY" else a for a in args])
     assert status == -signal.SIGPIPE
+    assert left_running(many_logs) == []  # no worker process outlives bkref
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -105,3 +123,4 @@ def test_ctrl_c_exits_130_with_no_traceback(many_logs: Path, jobs: str) -> None:
         assert run.wait() == 130
     assert "Traceback" not in rest and "KeyboardInterrupt" not in rest
     assert "240 files" not in rest  # it stopped before the end
+    assert left_running(many_logs) == []

@@ -398,3 +398,12 @@ def test_pure_apply_leaves_the_state_as_it_was() -> None:
     after, found = apply(state, Build(round=1, player="ann", card="city2", at=["A1"]))
     assert found == [] and after.position.building == {"A1": "city2"}
     assert (dict(state.position.building), Counter(state.supply["ann"])) == before
+
+
+def test_an_x1_on_a_harvest_counts_a_fiefs_squares_in_words() -> None:
+    state = building(started(), "ann", "city1", squares=["A1"])
+    assert state.play(Build(round=1, player="ann", card="city1", at=["A1"])) == []
+    found = state.play(Harvest(round=1, expect={"ann": 5}))
+    assert [tuple(v) for v in found] == [
+        ("X1", "ann harvests 1 carrot in round 1 (fief of A1 (1 square) 1x1), the log expects 5")
+    ]

@@ -42,15 +42,27 @@ def test_strict_decoding_rejects(line: bytes) -> None:
 
 
 def test_committed_schema_is_what_the_types_generate() -> None:
-    assert SCHEMA_FILE.read_text() == log_schema(), "run `bkref schema` and commit schemas/bkref-1.schema.json"
+    assert SCHEMA_FILE.read_text() == log_schema(), "run `bkref schema -o schemas/bkref-1.schema.json`"
 
 
-def test_bkref_schema_writes_the_same_schema(bkref, tmp_path) -> None:
-    target = tmp_path / "out" / "schema.json"
-    result = bkref("schema", "--output", target)
-    assert result.exit_code == 0
-    assert target.read_text() == SCHEMA_FILE.read_text()
+def test_bkref_schema_prints_the_schema_or_writes_it_with_o(bkref, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    printed = bkref("schema")
+    assert (printed.exit_code, printed.stdout) == (0, SCHEMA_FILE.read_text())
+    assert list(tmp_path.iterdir()) == []  # nothing written, no schemas/ folder made
     assert bkref("schema", "-o", "-").stdout == SCHEMA_FILE.read_text()
+    written = bkref("schema", "--output", "schema.json")
+    assert (written.exit_code, written.stdout) == (0, "")
+    assert (tmp_path / "schema.json").read_text() == SCHEMA_FILE.read_text()
+
+
+@pytest.mark.parametrize("command", [["schema"], ["simulate", "--players", "2", "--seed", "1"]])
+def test_o_into_a_missing_folder_is_refused_and_makes_no_folder(bkref, tmp_path, command: list[str]) -> None:
+    target = tmp_path / "out" / "file.json"
+    result = bkref(*command, "-o", target)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"bkref: error: cannot write {target}: No such file or directory\n"
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("path", sorted(REPLAYS.rglob("*.jsonl")) + SAMPLES, ids=lambda p: p.name)

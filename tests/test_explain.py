@@ -72,3 +72,14 @@ def test_explain_unknown_rule_is_one_line_and_exit_2(bkref) -> None:
 
 if __name__ == "__main__":
     EXAMPLES.write_text(derive_examples())
+
+
+@pytest.mark.parametrize("rule_id", ["E2", "E3", "E4", "E9"])
+def test_a_rule_whose_title_is_its_subject_reads_as_a_sentence(bkref, rule_id: str) -> None:
+    """RULES.md writes "**E3 Cities for missions** are counted, ...": the text starts with the title."""
+    text = bkref("explain", rule_id).stdout.splitlines()[1].strip()
+    assert text.startswith(f"{RULES[rule_id].title} ") and text[0].isupper()
+
+
+def test_every_rule_text_starts_a_sentence() -> None:
+    assert [r for r, rule in RULES.items() if rule.text[:1].islower()] == []

@@ -298,7 +298,7 @@ def test_r1_is_applied_where_the_peer_answered_it(bkref, path: Path) -> None:
 
 def test_committed_score_schema_is_what_the_types_generate() -> None:
     committed = (ROOT / "schemas" / "bkref-score-1.schema.json").read_text()
-    assert committed == score_schema(), "run `bkref schema --score` and commit the schema"
+    assert committed == score_schema(), "run `bkref schema --score -o schemas/bkref-score-1.schema.json`"
 
 
 def test_score_schema_describes_the_breakdown() -> None:
@@ -421,3 +421,12 @@ def test_the_rulings_section_shows_r6_as_the_game_event_sets_it(bkref) -> None:
     assert [d["rule"] for d in scored["diagnostics"]] == ["S5"]
     text = bkref("score", log).stdout.splitlines()
     assert [line.split() for line in text if line.startswith("R6 ")] == [["R6", "rabbit_limit", "pieces", "-"]]
+
+
+def test_score_and_replay_give_the_same_reason_for_an_empty_input(bkref) -> None:
+    """/dev/null is an empty log (F1, no game event) for both, not a missing file for one."""
+    scored, replayed = bkref("score", "/dev/null"), bkref("replay", "/dev/null")
+    reason = "/dev/null:1: F1 the log holds no event: it needs at least a game event"
+    assert scored.exit_code == replayed.exit_code == 2
+    assert scored.stderr.splitlines() == [reason, "/dev/null: nothing to score: the log is unreadable"]
+    assert replayed.stderr == f"bkref: error: {reason}\n"

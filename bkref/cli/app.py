@@ -59,18 +59,17 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def write_output(text: str, output: str, *, make_folders: bool = False) -> bool:
+def write_output(text: str, output: str) -> bool:
     """Write ``text`` to the file ``output``, or to standard output for ``-``; True for a file.
 
-    A file that cannot be written is a one-line error (exit status 2).
+    A file that cannot be written (its folder missing, say: no folder is made) is a
+    one-line error (exit status 2).
     """
     if output == "-":
         sys.stdout.write(text)
         return False
     target = Path(output)
     try:
-        if make_folders:
-            target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     except OSError as error:
         raise fail(f"cannot write {output}: {error.strerror or error}") from None

@@ -12,30 +12,27 @@ from bkref.cli.app import app, fail, write_output
 @app.command()
 def schema(
     output: Annotated[
-        str | None,
+        str,
         typer.Option(
             "--output",
             "-o",
-            help="Where to write the schema; - for standard output.",
-            show_default="schemas/bkref-1.schema.json, bkref-score-1 or bkref-standings-1",
+            metavar="FILE",
+            help="Write the schema to FILE (its folder must exist) instead of standard output.",
+            show_default=False,
         ),
-    ] = None,
+    ] = "-",
     score: Annotated[bool, typer.Option("--score", help="The schema of bkref score --format json instead.")] = False,
     standings: Annotated[
         bool, typer.Option("--standings", help="The schema of bkref standings --format json instead.")
     ] = False,
 ) -> None:
-    """Write the JSON Schema of the bkref/1 log format (or of scores, or standings), generated from the types."""
+    """Print the JSON Schema of the bkref/1 log format (or of scores, or standings), generated from the types.
+
+    The committed copies are in schemas/: bkref schema -o schemas/bkref-1.schema.json
+    rewrites one.
+    """
     from bkref.io.schema import log_schema, score_schema, standings_schema
 
     if score and standings:
         raise fail("--score and --standings are different schemas: give one")
-    if standings:
-        text, default = standings_schema(), "schemas/bkref-standings-1.schema.json"
-    elif score:
-        text, default = score_schema(), "schemas/bkref-score-1.schema.json"
-    else:
-        text, default = log_schema(), "schemas/bkref-1.schema.json"
-    output = output or default
-    if write_output(text, output, make_folders=True):
-        print(f"wrote {output}")
+    write_output(standings_schema() if standings else score_schema() if score else log_schema(), output)

@@ -739,7 +739,7 @@ def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
         if got != expected:
             detail = (
                 "; ".join(
-                    f"fief of {f.squares[0]} ({len(f.squares)} squares) {f.strength}x{f.wealth}"
+                    f"fief of {f.squares[0]} ({count(len(f.squares), 'square')}) {f.strength}x{f.wealth}"
                     for f in harvested[p]
                     if f.carrots
                 )
@@ -747,7 +747,9 @@ def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
             )
             found.append(
                 Violation(
-                    "X1", f"{p} harvests {got} carrots in round {state.round} ({detail}), the log expects {expected}"
+                    "X1",
+                    f"{p} harvests {count(got, 'carrot')} in round {state.round} ({detail}), "
+                    f"the log expects {expected}",
                 )
             )
 

@@ -21,7 +21,7 @@ COMPUTED: Final = frozenset({"S2", "S3", "C1", "C8", "H2", "H3", "H4", "E1", "E2
 """Rules no single event can break: facts and formulas the referee applies. A log that
 reads them otherwise shows it in its ``expect`` figures (X1)."""
 
-_ITEM = re.compile(r"^- \*\*(?P<id>[A-Z]\d+) (?P<title>.+?)\*\*:?\s*(?P<text>.*)$")
+_ITEM = re.compile(r"^- \*\*(?P<id>[A-Z]\d+) (?P<title>.+?)\*\*(?P<colon>:?)\s*(?P<text>.*)$")
 
 
 @dataclass(frozen=True)
@@ -55,13 +55,21 @@ _EXTRA = (
 
 
 def _load() -> dict[str, Rule]:
-    """Each ``- **ID Title.** text`` item of RULES.md, with its indented continuation lines."""
+    """Each ``- **ID Title.** text`` item of RULES.md, with its indented continuation lines.
+
+    An item may go on from its title ("**E3 Cities for missions** are counted"): its text
+    then starts with the title, so that it reads as a sentence on its own; after a colon
+    ("**R2 `opportunist_tie`**: a player is second"), with a capital.
+    """
     text = resources.files("bkref.data").joinpath("RULES.md").read_text(encoding="utf-8")
     items: list[tuple[str, str, list[str]]] = []
     for line in text.splitlines():
         match = _ITEM.match(line)
         if match:
-            items.append((match["id"], match["title"].rstrip(".").strip("`"), [match["text"]]))
+            title, first = match["title"].rstrip(".").strip("`"), match["text"]
+            if first[:1].islower():
+                first = first[0].upper() + first[1:] if match["colon"] else f"{match['title']} {first}"
+            items.append((match["id"], title, [first]))
         elif items and line.startswith("  ") and line.strip():
             items[-1][2].append(line.strip())
     return {rule_id: Rule(rule_id, title, " ".join(lines)) for rule_id, title, lines in items}

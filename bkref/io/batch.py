@@ -10,6 +10,10 @@ results on the cluster too.
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -52,11 +56,30 @@ class Local:
             for item in items:
                 yield work(item)
             return
-        with ProcessPoolExecutor(self.jobs) as pool:
+        pool = ProcessPoolExecutor(self.jobs, initializer=_worker_start, initargs=(os.getpid(),))
+        try:
             yield from pool.map(work, items, chunksize=16)
+        finally:  # on Ctrl-C, the work not started is dropped rather than waited for
+            pool.shutdown(cancel_futures=True)
 
     def reduce(self, reduce: Callable[..., R], results: list[Any], *args: Any) -> R:
         return reduce(results, *args)
+
+
+def _worker_start(parent: int) -> None:
+    """A worker leaves Ctrl-C to the parent process, and ends when the parent is gone.
+
+    A parent killed by a signal (SIGPIPE, when its output pipe is closed) cannot stop
+    its workers, and they would wait for work forever: each one watches its parent.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 @contextmanager

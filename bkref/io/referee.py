@@ -163,6 +163,15 @@ STDIN = Path("-")
 """The path that names standard input on the command line."""
 
 
+def not_a_log_file(path: Path) -> str | None:
+    """Why ``path`` cannot be read as one log file (``score``, ``replay``), or None: anything
+    that exists and is not a folder is read, so an empty file (``/dev/null``) is reported
+    as the log it is (F1, no game event)."""
+    if path.is_dir():
+        return f"{path}: is a directory, not a log file"
+    return None if path.exists() else f"{path}: no such file"
+
+
 def log_paths(paths: list[Path]) -> Iterator[Path | Report]:
     """The logs named by ``paths``: files as given, folders as every ``*.jsonl`` below them
     (the suffix in any case: ``*.JSONL`` too), sorted.

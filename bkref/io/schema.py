@@ -3,7 +3,7 @@
 ``log_schema`` describes one line of a ``bkref/1`` log (``bkref.game.events``),
 ``score_schema`` the output of ``bkref score --format json`` (``bkref.io.breakdown``),
 ``standings_schema`` that of ``bkref standings --format json`` (``bkref.io.standings``).
-``bkref schema``, ``bkref schema --score`` and ``bkref schema --standings`` write them.
+``bkref schema``, ``bkref schema --score`` and ``bkref schema --standings`` print them.
 """
 
 from __future__ import annotations

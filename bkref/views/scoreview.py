@@ -17,7 +17,7 @@ from rich.text import Text
 from bkref.game.scoring import PlayerScore
 from bkref.io.breakdown import Breakdown, FinalBreakdown, RoundScore, RulingUse, breakdown
 from bkref.io.diagnostics import EXIT_UNREADABLE, exit_status
-from bkref.io.referee import STDIN
+from bkref.io.referee import STDIN, not_a_log_file
 from bkref.views.terminal import console, emit
 from bkref.views.terminal import table as table_of
 
@@ -166,8 +166,9 @@ def run(
     Raises ``ScoreError`` for a missing file or an unknown player.
     """
     from_stdin = path == STDIN and stdin is not None
-    if not from_stdin and not path.is_file():
-        raise ScoreError(f"{path}: {'is a directory, not a log file' if path.is_dir() else 'no such file'}")
+    refused = None if from_stdin else not_a_log_file(path)
+    if refused:
+        raise ScoreError(refused)
     try:
         result = breakdown(stdin, "-") if from_stdin else breakdown(path)  # type: ignore[arg-type]
     except OSError as error:

@@ -39,7 +39,7 @@ from rich.console import Console
 from bkref.game.engine import ROUNDS
 from bkref.game.events import Build, Draw, Event, Pick
 from bkref.io.diagnostics import Diagnostic, exit_status
-from bkref.io.referee import STDIN, Step, play
+from bkref.io.referee import STDIN, Step, not_a_log_file, play
 from bkref.views.render import position
 from bkref.views.terminal import console as make_console
 from bkref.views.terminal import emit
@@ -56,10 +56,9 @@ def load(path: Path, stdin: TextIO | None = None) -> list[Step]:
     is shown with the event after it (the last one if none follows).
     """
     from_stdin = path == STDIN and stdin is not None
-    if not from_stdin and not path.exists():
-        raise ReplayError(f"{path}: no such file")
-    if path.is_dir():
-        raise ReplayError(f"{path}: is a directory, not a log file")
+    refused = None if from_stdin else not_a_log_file(path)
+    if refused:
+        raise ReplayError(refused)
     steps: list[Step] = []
     unread: list[Diagnostic] = []
     try:
