@@ -55,6 +55,8 @@ def validate(
     Exit status: 0 every log legal, 1 an illegal move or a mismatched expect,
     2 an unreadable log (F1) or bad usage.
     """
+    from collections.abc import Callable
+    from contextlib import AbstractContextManager, nullcontext
     from functools import partial as bind
 
     from bkref.io.referee import STDIN, check_item, log_paths
@@ -66,9 +68,10 @@ def validate(
     items = list(log_paths(paths))
     legal_lines = verbose or (len(items) == 1 and not quiet)  # many logs: the problems and the totals
     totals = Totals()
-    if STDIN in paths:
-        jobs, dask = 1, None  # standard input is read here, and each problem printed as soon as found
-    with on_runner(jobs, dask) as run, progress(len(items), "validate") as advance:
+    bar: AbstractContextManager[Callable[[], None]] = progress(len(items), "validate")
+    if STDIN in paths:  # standard input is read here, and each problem printed as soon as found (no bar holds it)
+        jobs, dask, bar = 1, None, nullcontext(lambda: None)
+    with on_runner(jobs, dask) as run, bar as advance:
         printer = OUTPUTS[output.value](sys.stdout, sys.stderr, quiet=not legal_lines)  # under the bar, if one shows
         if jobs <= 1 and dask is None:
             work = bind(
