@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import doctest
 import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -29,3 +33,66 @@ def test_the_readme_python_examples_run(monkeypatch: pytest.MonkeyPatch) -> None
     failed, attempted = runner.summarize(verbose=False)
     assert attempted > 20
     assert failed == 0
+
+
+def fenced_blocks(text: str) -> list[tuple[str, str]]:
+    """Each fenced block of ``text``: its language (may be empty) and its content."""
+    blocks, language, lines = [], None, []
+    for line in text.splitlines():
+        if line.startswith("```"):
+            if language is None:
+                language, lines = line[3:], []
+            else:
+                blocks.append((language, "\n".join(lines) + "\n"))
+                language = None
+        elif language is not None:
+            lines.append(line)
+    return blocks
+
+
+TRANSCRIPTS = [
+    block
+    for language, block in fenced_blocks((ROOT / "README.md").read_text())
+    if not language and block.startswith("$ ") and "--games" not in block  # a hundred games: too slow here
+]
+
+
+def test_the_set_up_leaves_bkref_on_the_path_for_the_examples() -> None:
+    """The examples say ``bkref``: the first set-up command activates the virtual environment."""
+    set_up = re.search(r"## Set up\n(.*?)\n## ", (ROOT / "README.md").read_text(), re.DOTALL)
+    assert set_up
+    first = next(block for language, block in fenced_blocks(set_up[1]) if language == "sh")
+    assert first.startswith("python3 -m venv .venv && . .venv/bin/activate && ")
+    assert "fresh shell" not in first and "bkref validate" in first
+
+
+@pytest.mark.parametrize("block", TRANSCRIPTS, ids=lambda block: block.split("\n", 1)[0][2:40])
+def test_the_readme_transcripts_print_what_they_show(tmp_path, block: str) -> None:
+    """Each ``$ command`` example, run in a fresh shell whose virtual environment is active
+    (as the set-up leaves it), in a folder beside the bundled replays, prints what follows it
+    (a line "..." or "…" stands for lines left out)."""
+    commands, shown, heredoc = [], [], None
+    for line in block.splitlines():
+        if heredoc is not None:
+            commands.append(line)
+            heredoc = None if line == heredoc else heredoc
+        elif line.startswith("$ "):
+            commands.append(line[2:])
+            found = re.search(r"<<'(\w+)'", line)
+            heredoc = found[1] if found else None
+        else:
+            shown.append(line)
+    (tmp_path / "replays").symlink_to(ROOT / "replays")
+    activate = Path(sys.executable).parent / "activate"
+    script = "\n".join(["exec 2>&1", f". {shlex.quote(str(activate))}", *commands])
+    run = subprocess.run(
+        ["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"}, check=False
+    )
+    printed = run.stdout.splitlines()
+    cut = next((i for i, line in enumerate(shown) if line.strip() in ("...", "…")), None)
+    if cut is None:
+        assert printed == shown
+    else:
+        after = shown[cut + 1 :]
+        assert printed[:cut] == shown[:cut]
+        assert printed[len(printed) - len(after) :] == after
