@@ -52,9 +52,9 @@ from bkref.game.fiefs import fiefs, yield_of
 from bkref.game.moves import builds
 from bkref.game.position import Position
 
-Move = Pick | Build | Harvest | End | None
+Choice = Pick | Build | Harvest | End | None
 """One choice of a decision: ``None`` is "place nothing more" in construction."""
-Policy = Callable[[State, Sequence[Move], random.Random], Move]
+Policy = Callable[[State, Sequence[Choice], random.Random], Choice]
 
 T = TypeVar("T")
 Outlook = tuple[int, int]
@@ -67,7 +67,7 @@ class PolicyError(ValueError):
 # -- the bundled policies ------------------------------------------------------------
 
 
-def random_policy(state: State, moves: Sequence[Move], rng: random.Random) -> Move:
+def random_policy(state: State, moves: Sequence[Choice], rng: random.Random) -> Choice:
     """``random``: every decision uniform among its legal options.
 
     In construction: uniform over the (player, building) pairs that can be placed and
@@ -85,7 +85,7 @@ def random_policy(state: State, moves: Sequence[Move], rng: random.Random) -> Mo
     return rng.choice(moves)
 
 
-def greedy_policy(state: State, moves: Sequence[Move], rng: random.Random) -> Move:
+def greedy_policy(state: State, moves: Sequence[Choice], rng: random.Random) -> Choice:
     """``greedy``: the option that raises the player's harvest the most; ties by ``rng``.
 
     A pick is valued by what its territory cards add to the player's fiefs now, plus
@@ -181,7 +181,7 @@ def _greedy_pick(state: State, player: str, options: Sequence[Pick], rng: random
     return _best(rng, options, key)
 
 
-def _greedy_build(state: State, options: Sequence[Move], rng: random.Random) -> Build | None:
+def _greedy_build(state: State, options: Sequence[Choice], rng: random.Random) -> Build | None:
     before = {p: outlook(state, p) for p in state.players}
     moves = [
         (build, _gain(built_outlook(apply(state, build)[0], build), before[build.player]))

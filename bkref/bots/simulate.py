@@ -34,7 +34,7 @@ from typing import Any, Final
 
 import msgspec
 
-from bkref.bots.policies import BUNDLED, Move, Policy, PolicyError, load
+from bkref.bots.policies import BUNDLED, Choice, Policy, PolicyError, load
 from bkref.game import moves
 from bkref.game.catalog import CARDS
 from bkref.game.engine import State, apply
@@ -150,7 +150,7 @@ class _Game:
             )
         self.events.append(event)
 
-    def ask(self, player: str, options: Sequence[Move], what: str) -> Move:
+    def ask(self, player: str, options: Sequence[Choice], what: str) -> Choice:
         """``player``'s policy's choice among ``options``; ``PolicyError`` if it breaks the protocol."""
         spec = self.specs[player]
         where = f"{what} {self.state.where()} (event {len(self.events) + 1})"
