@@ -108,6 +108,7 @@ class Cluster:
             from distributed import Client
         except ImportError:
             raise ClusterError("--dask needs the dask extra: pip install 'bkref[dask]'") from None
+        self.address = address
         try:
             self.client: Client = Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError, ValueError) as error:
@@ -125,8 +126,19 @@ class Cluster:
         batches = [list(items[i : i + BATCH]) for i in range(0, len(items), BATCH)]
         self._batches = self.client.map(_run_batch, [work] * len(batches), batches, pure=False)
         for future in self._batches:
-            yield from future.result()
+            yield from self._result(future)
 
     def reduce(self, reduce: Callable[..., R], results: list[Any], *args: Any) -> R:
         """``reduce(results, *args)`` run on the cluster, on the workers' own copy of ``results``."""
-        return self.client.submit(_reduce_batches, reduce, self._batches, *args, pure=False).result()  # type: ignore[no-any-return]
+        return self._result(self.client.submit(_reduce_batches, reduce, self._batches, *args, pure=False))  # type: ignore[no-any-return]
+
+    def _result(self, future: Future[Any]) -> Any:
+        """The result of ``future``; ``ClusterError`` when the cluster, not the work, failed."""
+        from concurrent.futures import CancelledError
+
+        from distributed import KilledWorker
+
+        try:
+            return future.result()
+        except (OSError, TimeoutError, CancelledError, KilledWorker) as error:
+            raise ClusterError(f"the Dask cluster at {self.address} failed: {type(error).__name__}: {error}") from None
