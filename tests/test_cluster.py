@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -63,3 +64,13 @@ def test_dask_and_jobs_are_refused_together(scheduler: str) -> None:
         result.stderr
         == "bkref: error: -j and --dask cannot be used together: the cluster decides how many workers run\n"
     )
+
+
+def test_a_cluster_that_fails_during_the_run_is_a_cluster_error(scheduler: str) -> None:
+    from bkref.io.batch import Cluster, ClusterError
+
+    with Cluster(scheduler) as cluster:
+        future = cluster.client.submit(time.sleep, 5, pure=False)
+        future.cancel()  # as when the scheduler drops the work of a lost worker
+        with pytest.raises(ClusterError, match=f"^the Dask cluster at {scheduler} failed: "):
+            cluster._result(future)
