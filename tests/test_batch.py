@@ -1,0 +1,51 @@
+"""``bkref.io.batch``: the per-log work in processes, in order, and no worker left behind."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bkref.io.batch import Local
+from bkref.io.referee import check_item
+from tests.conftest import REPLAYS
+
+
+def test_processes_give_the_results_in_input_order() -> None:
+    logs = sorted(REPLAYS.rglob("*.jsonl"))
+    one = [(r.path, r.diagnostics, r.events) for r in Local(1).map(check_item, logs)]
+    two = [(r.path, r.diagnostics, r.events) for r in Local(2).map(check_item, logs)]
+    assert one == two
+    assert [path for path, _, _ in two] == [str(p) for p in logs]
+
+
+def processes_naming(marker: str) -> list[int]:
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if marker in cmdline.read_text(errors="replace"):
+                found.append(int(cmdline.parent.name))
+        except OSError:
+            continue  # gone meanwhile
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux's /proc")
+def test_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
+    """As when ``bkref validate -j 2 DIR | head -1`` ends bkref by SIGPIPE: the workers go too."""
+    marker = str(tmp_path / "parent-killed")
+    program = (
+        "import os, signal, sys, time\n"
+        "from bkref.io.batch import Local\n"
+        "for _ in Local(2).map(time.sleep, [0.05] * 400):\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    parent = subprocess.run([sys.executable, "-c", program, marker], check=False)
+    assert parent.returncode == -9
+    deadline = time.monotonic() + 10
+    while processes_naming(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_naming(marker) == []
