@@ -128,3 +128,38 @@ def test_one_log_gets_its_legal_line_unless_quiet(bkref, tmp_path) -> None:
     assert bkref("validate", "-q", folder).stderr == ""
     both = bkref("validate", "-q", "-v", folder)
     assert (both.exit_code, both.stderr) == (2, "bkref: error: --quiet and --verbose cannot be used together\n")
+
+
+def test_a_problem_that_follows_from_an_earlier_one_names_it(bkref, tmp_path: Path) -> None:
+    """One mistake, one lead: ann's pick at line 72 keeps A1, not in her hand (D2), so it plays
+    nothing; her city on H1 (which that pick kept) and her scores then follow from it."""
+    lines = (REPLAYS / "3p-ann-bob-cid.jsonl").read_text().splitlines(keepends=True)
+    assert lines[71] == '{"type":"pick","round":3,"turn":6,"player":"ann","keep":["farm_copper","H1"]}\n'
+    lines[71] = lines[71].replace("farm_copper", "A1")
+    path = tmp_path / "one-mistake.jsonl"
+    path.write_text("".join(lines))
+    problems = [line.split(": ", 1)[1] for line in bkref("validate", path).stdout.splitlines()]
+    assert problems == [
+        "D2 ann keeps A1, which is not in ann's hand: farm_copper, H1",
+        "C2 ann builds city1 on H1, which ann does not control (nobody controls it) (after the D2 at line 72)",
+        "P2 ann builds farm_copper, but has none in supply; a building must be played first",
+        "X1 ann harvests 42 carrots in round 4 (fief of A2 (11 squares) 10x4; fief of G7 (3 squares) 1x2), "
+        "the log expects 52 (after the D2 at line 72)",
+        "X1 ann ends with 148 carrots (harvests 75 + parchments 73), the log expects 161 (after the D2 at line 72)",
+    ]
+
+
+def test_an_x1_with_no_earlier_problem_names_none(bkref) -> None:
+    result = bkref("validate", REPLAYS / "illegal" / "X1-harvest-expect.jsonl")
+    assert result.stdout.count("\n") == 1 and "(after " not in result.stdout
+
+
+def test_a_building_never_played_names_the_illegal_pick_that_kept_it(bkref, tmp_path: Path) -> None:
+    lines = (REPLAYS / "3p-ann-bob-cid.jsonl").read_text().splitlines(keepends=True)
+    lines[71] = lines[71].replace('"H1"', '"A1"')  # the pick keeps farm_copper and A1 (not in hand)
+    path = tmp_path / "unplayed-farm.jsonl"
+    path.write_text("".join(lines))
+    assert (
+        f"{path}:110: P2 ann builds farm_copper, but has none in supply; a building must be played first "
+        "(after the D2 at line 72)"
+    ) in bkref("validate", path).stdout.splitlines()

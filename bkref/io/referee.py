@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from bkref.game.engine import State
-from bkref.game.events import Event, event_type
+from bkref.game.engine import State, Violation
+from bkref.game.events import Build, Event, Pick, event_type
 from bkref.io.diagnostics import Diagnostic, exit_status
 from bkref.io.logfile import Problem, read_lines
 from bkref.io.sources import LogSource, lines_of, name_of
@@ -62,6 +62,13 @@ class _Run:
     ``diagnostics`` yields the F1 problems, each event's violations and the end-of-log
     ones; with ``steps``, also ``(line, event, diagnostics)`` for every event played.
     ``events`` counts the events read.
+
+    One mistake, one lead: a problem that follows from an earlier one says so, "(after
+    the D2 at line 3)", so that a reader starts at the cause. An X1 follows from the
+    log's first problem that is not an X1 (a skipped event changes the carrots); a C2
+    (building on a square the player does not control) or a P2 (building a card not in
+    supply) from the illegal pick (D2, D3, D5) of the same player that kept that square
+    or card, and so never played it.
     """
 
     def __init__(self, name: str, state: State, partial: bool) -> None:
@@ -69,6 +76,27 @@ class _Run:
         self.state = state
         self.partial = partial
         self.events = 0
+        self.first: str | None = None  # "the D2 at line 3": the first problem that is not an X1
+        self.unplayed: dict[tuple[str, str], str] = {}  # (player, card) kept by an illegal pick: that pick
+
+    def _found(self, line: int, event: Event, violations: list[Violation]) -> list[Diagnostic]:
+        """The diagnostics of an event that broke rules, each pointing to the problem it follows from."""
+        kind = event_type(event)
+        found = []
+        for rule, message in violations:
+            cause = self.first if rule == "X1" else None
+            if rule in ("C2", "P2") and isinstance(event, Build):
+                cards = event.at if rule == "C2" else [event.card]
+                cause = next((self.unplayed[key] for c in cards if (key := (event.player, c)) in self.unplayed), None)
+            if cause:
+                message = f"{message} (after {cause})"
+            found.append(Diagnostic(self.name, line, kind, rule, message))
+            here = f"the {rule} at line {line}"
+            if rule != "X1" and self.first is None:
+                self.first = here
+            if rule in ("D2", "D3", "D5") and isinstance(event, Pick):
+                self.unplayed.update(dict.fromkeys(((event.player, card) for card in event.keep), here))
+        return found
 
     def diagnostics(
         self, lines: Iterable[bytes], steps: bool
@@ -81,13 +109,14 @@ class _Run:
         for item in read_lines(lines):
             if isinstance(item, Problem):
                 unreadable = True
+                if self.first is None:
+                    self.first = f"the F1 at line {item.line}"
                 yield Diagnostic(name, item.line, item.event, "F1", item.message)
                 continue
             line, event = item
             violations = play(event)
             if violations:  # a list only when a rule is broken
-                kind = event_type(event)
-                found = [Diagnostic(name, line, kind, v.rule, v.message) for v in violations]
+                found = self._found(line, event, violations)
                 if not steps:
                     yield from found
             if steps:
