@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from bkref.game.engine import Due, History, State, Violation, apply
     from bkref.game.events import Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
-    from bkref.game.fiefs import Fief
     from bkref.game.moves import Move, builds, declarations, ends, harvests, legal_moves, picks
+    from bkref.game.results import Fief
     from bkref.io.breakdown import Breakdown
     from bkref.io.breakdown import breakdown as score
     from bkref.io.diagnostics import Diagnostic

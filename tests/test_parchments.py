@@ -14,8 +14,7 @@ import pytest
 from bkref.game.catalog import CARDS
 from bkref.game.engine import State
 from bkref.game.events import End, Rulings
-from bkref.game.fiefs import Fief
-from bkref.game.scoring import FinalScore, ParchmentRow
+from bkref.game.results import Fief, FinalScore, ParchmentRow
 
 SEATS = ("ann", "bob", "cid")  # clockwise: ann's left is bob, ann's right is cid (S1)
 

@@ -14,7 +14,7 @@ import pytest
 from bkref.game.catalog import SQUARES
 from bkref.game.engine import State
 from bkref.game.events import Build, Draw, Game, Rulings
-from bkref.game.fiefs import Fief
+from bkref.game.results import Fief
 
 SEATS = ["ann", "bob", "cid"]
 CLAIM = "J10"  # the square ann claims in every test

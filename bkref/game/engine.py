@@ -33,8 +33,9 @@ from typing import NamedTuple
 from bkref.game import scoring
 from bkref.game.catalog import BOARD, CARDS, COPY_CARDS, DECK_SIZE
 from bkref.game.events import FORMAT, Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
-from bkref.game.fiefs import Fief, Harvested, connected, fiefs, harvest, harvest_carrots
+from bkref.game.fiefs import Harvested, connected, fiefs, harvest, harvest_carrots
 from bkref.game.position import Position
+from bkref.game.results import Fief, FinalScore
 from bkref.game.words import count
 
 ROUNDS = 4
@@ -120,7 +121,7 @@ class State:
         self.harvests: list[Mapping[str, list[Fief]]] = []  # each harvest's fiefs, by player
         self.board_fiefs: Mapping[str, list[Fief]] | None = None  # the fiefs of the board as it stands, if known
         self.copies: dict[str, dict[str, str | None]] = {}
-        self.final: scoring.FinalScore | None = None  # points only: see final_explained
+        self.final: FinalScore | None = None  # points only: see final_explained
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -139,9 +140,14 @@ class State:
 
     def copy(self) -> State:
         """An independent copy: playing events on it leaves this state as it is."""
-        new = State.__new__(State)
-        new.__dict__.update(self.__dict__)
+        new = State()
+        new._players, new.seats, new.left, new.right = self._players, self.seats, self.left, self.right
+        new.turns_per_round = self.turns_per_round
+        new.rulings = self.rulings
+        new.deck = self.deck  # never changed in place
+        new.deck_pos = self.deck_pos
         new.used = Counter(self.used)
+        new.phase, new.round, new.turn = self.phase, self.round, self.turn
         new.hands = {p: list(h) for p, h in self.hands.items()}
         new.reserves = {p: list(h) for p, h in self.reserves.items()}
         new.picks = dict(self.picks)
@@ -152,9 +158,17 @@ class State:
         new.parchments = {p: list(c) for p, c in self.parchments.items()}
         new.camps_played = dict(self.camps_played)
         new.camps_placed = dict(self.camps_placed)
+        new.camp_floor = self.camp_floor
         new.harvests = list(self.harvests)
+        new.board_fiefs = self.board_fiefs
         new.copies = {p: dict(c) for p, c in self.copies.items()}
+        new.final = self.final
         return new
+
+    def fields(self) -> dict[str, object]:
+        """Every field of the state by name, as ``vars`` gives them (the compiled build's
+        states have no ``__dict__``)."""
+        return {name: getattr(self, name) for name in _FIELDS}
 
     # -- questions -------------------------------------------------------------------
 
@@ -233,7 +247,7 @@ class State:
         """The golden carrots ``player`` has so far: the harvests, then the final total once scored."""
         return self.final.players[player].total if self.final is not None else self.harvest_total(player)
 
-    def final_explained(self) -> scoring.FinalScore | None:
+    def final_explained(self) -> FinalScore | None:
         """``final`` with what each parchment counted; ``final`` itself holds the points only,
         unless an ``expect`` of the end event disagreed (X1)."""
         return None if self.final is None else scoring.final_score(self, self.board_fiefs)
@@ -320,6 +334,14 @@ class State:
             self.supply[player][card] += 1
             if kind == "camp":
                 self.camps_played[player] += 1
+
+
+_FIELDS = (
+    *("_players", "seats", "left", "right", "turns_per_round", "rulings", "deck", "deck_pos", "used"),
+    *("phase", "round", "turn", "hands", "reserves", "picks", "last_pass", "pending", "position", "supply"),
+    *("parchments", "camps_played", "camps_placed", "camp_floor", "harvests", "board_fiefs", "copies", "final"),
+)
+"""The names of a state's fields (see ``State.fields``), in the order ``__init__`` sets them."""
 
 
 def _on_game(state: State, event: Game, found: list[Violation]) -> None:

@@ -20,28 +20,11 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
-import msgspec
-
 from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, BOARD_ORDER, CARDS, LUXURY_RESOURCES, SQUARES
+from bkref.game.results import Fief
 
 if TYPE_CHECKING:
     from bkref.game.position import Position
-
-
-class Fief(msgspec.Struct, frozen=True, gc=False):
-    """One fief at a harvest: its squares in board order and what it yields.
-
-    It holds only strings and numbers, so the garbage collector need not track it.
-    """
-
-    squares: tuple[str, ...]
-    strength: int
-    resources: tuple[str, ...]
-    carrots: int
-
-    @property
-    def wealth(self) -> int:
-        return len(self.resources)
 
 
 _PRINTED = frozenset(name for name, square in BOARD.items() if square.printed_city)

@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 import msgspec
 
 from bkref.game.catalog import BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES
-from bkref.game.fiefs import Fief, city_strength, fiefs, harvest_carrots, produces, tally
+from bkref.game.fiefs import city_strength, fiefs, harvest_carrots, produces, tally
 from bkref.game.position import Position
+from bkref.game.results import Fief, FinalScore, ParchmentRow, PlayerScore
 from bkref.game.words import count
 
 if TYPE_CHECKING:
@@ -49,42 +50,6 @@ RULING_IDS: Final = {
     "rabbit_limit": "R6",
 }
 """The id in RULES.md of each ruling, by its name in the ``game`` event."""
-
-
-class ParchmentRow(msgspec.Struct, kw_only=True):
-    """One parchment of one player: what it counted and what it scores.
-
-    ``copied`` is the parchment a copy card stands for (E7, at the end of a chain of
-    copies under R3 follow). ``rulings`` holds the ids of the rulings that settled this
-    row, because the row is in the case the ruling is about: R1 a tie for most
-    territories, R2 a tie for second place, R3 a copy of a copy, R4 a treasure of a
-    player with several Treasure Hunters, R5 every Colonist.
-    """
-
-    card: str
-    copied: str | None = None
-    counted: str
-    points: int
-    rulings: list[str] = []
-
-
-class PlayerScore(msgspec.Struct):
-    """One player's final score: the 4 harvests and their sum, every parchment row, the total."""
-
-    harvests: list[int]
-    harvest: int
-    parchments: list[ParchmentRow]
-    parchment_total: int
-    total: int
-
-
-class FinalScore(msgspec.Struct):
-    """A finished game's score: each player's, the ranking (best first), the winners, the rulings."""
-
-    players: dict[str, PlayerScore]
-    ranking: list[str]
-    winners: list[str]
-    rulings: dict[str, str]
 
 
 class Holdings:

@@ -28,8 +28,9 @@ import msgspec
 from bkref.game.catalog import BASIC_RESOURCES, BOARD_ORDER, LUXURY_RESOURCES
 from bkref.game.engine import State
 from bkref.game.events import End, Resource, Round, Rulings, SquareId
-from bkref.game.fiefs import Fief, tally, yield_of
-from bkref.game.scoring import RULING_IDS, FinalScore, PlayerScore
+from bkref.game.fiefs import tally, yield_of
+from bkref.game.results import Fief, FinalScore, PlayerScore
+from bkref.game.scoring import RULING_IDS
 from bkref.io.diagnostics import Diagnostic
 from bkref.io.referee import play
 from bkref.io.sources import LogSource, name_of

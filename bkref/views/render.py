@@ -356,7 +356,7 @@ def describe(step: Step, before: State, seen_by: str | None = None) -> list[str]
 
 def _describe(step: Step, before: State, seen_by: str | None) -> list[str]:
     event, after = step.event, step.state
-    if vars(before) == vars(after):  # the referee skipped the event: nothing of it happened
+    if before.fields() == after.fields():  # the referee skipped the event: nothing of it happened
         return [f"{_claim(event)}: illegal, skipped (the position does not change)"]
     if isinstance(event, Game):
         return [f"a game for {_and(event.players)}, in seat order"]

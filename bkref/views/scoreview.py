@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from bkref.game.scoring import PlayerScore
+from bkref.game.results import PlayerScore
 from bkref.io.breakdown import Breakdown, FinalBreakdown, RoundScore, RulingUse, breakdown
 from bkref.io.diagnostics import EXIT_UNREADABLE, exit_status
 from bkref.io.referee import STDIN, not_a_log_file
