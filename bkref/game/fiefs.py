@@ -220,6 +220,9 @@ class Harvested(Mapping[str, list[Fief]]):
     def __iter__(self) -> Iterator[str]:
         return iter(self._groups)
 
+    def __reduce__(self) -> tuple[type[Harvested], tuple[dict[str, list[Group]]]]:
+        return Harvested, (self._groups,)  # pickled and copied as its bitmasks, in both builds
+
     def __len__(self) -> int:
         return len(self._groups)
 

@@ -1,0 +1,25 @@
+"""The optional compiled core: ``BKREF_COMPILE=1 pip install .`` compiles these modules with mypyc.
+
+Without ``BKREF_COMPILE=1`` this adds nothing: the package is pure Python (pyproject.toml
+holds everything else).
+"""
+
+import os
+
+from setuptools import setup
+
+COMPILED = [
+    "bkref/game/engine.py",
+    "bkref/game/fiefs.py",
+    "bkref/game/position.py",
+    "bkref/game/scoring.py",
+    "bkref/io/logfile.py",
+    "bkref/io/referee.py",
+]
+
+if os.environ.get("BKREF_COMPILE") == "1":
+    from mypyc.build import mypycify
+
+    setup(ext_modules=mypycify(COMPILED, opt_level="3"))
+else:
+    setup()
