@@ -1,0 +1,126 @@
+"""The referee's fast paths give exactly the figures of the explaining code (hypothesis).
+
+- Harvests: fiefs found on bitmasks (``fiefs.harvest``) against a plain flood fill over
+  the board's squares, with each square's city strength and production as ``score``
+  explains them (``fiefs.city_strength``, ``fiefs.produces``): random positions, and
+  every harvest of simulated games.
+- Final scores: the referee's points-only scoring against the explaining one (every
+  parchment's sentence), on simulated games under random rulings.
+
+Every property runs a bounded, derandomized number of examples.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bkref.bots.simulate import simulate
+from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, LUXURY_RESOURCES, SQUARES
+from bkref.game.engine import State
+from bkref.game.events import Harvest, Rulings
+from bkref.game.fiefs import city_strength, harvest, produces
+from bkref.game.position import Position
+from bkref.game.results import FinalScore
+from bkref.game.scoring import final_score
+
+BOUNDED = settings(derandomize=True, deadline=None)
+PLAYERS = ("ann", "bob", "cid", "dee")
+BUILDINGS = sorted(card.id for card in CARDS.values() if card.kind in ("city", "farm"))
+EMPTY = [sq for sq in SQUARES if not BOARD[sq].printed_city]
+ORDER = {name: i for i, name in enumerate(BASIC_RESOURCES + LUXURY_RESOURCES)}
+
+
+def plain_fiefs(position: Position, player: str) -> list[tuple[tuple[str, ...], int, tuple[str, ...], int]]:
+    """Each fief of ``player``: squares in board order, strength, resources, carrots (H2-H4)."""
+    mine = {sq for sq, who in position.owner.items() if who == player}
+    links: dict[str, set[str]] = {sq: set(ADJACENT[sq]) for sq in mine}
+    for a, b in position.towers:
+        if a in mine and b in mine:
+            links[a].add(b)
+            links[b].add(a)
+    out = []
+    seen: set[str] = set()
+    for start in SQUARES:
+        if start not in mine or start in seen:
+            continue
+        group, todo = {start}, [start]
+        while todo:
+            for other in links[todo.pop()]:
+                if other in mine and other not in group:
+                    group.add(other)
+                    todo.append(other)
+        seen |= group
+        squares = tuple(sq for sq in SQUARES if sq in group)
+        strength = sum(city_strength(position, sq) for sq in squares)
+        resources = tuple(sorted({r for sq in squares for r in produces(position, sq)}, key=ORDER.__getitem__))
+        out.append((squares, strength, resources, strength * len(resources)))
+    return out
+
+
+def assert_harvest_as_explained(position: Position, players: tuple[str, ...]) -> None:
+    harvested = harvest(position, players)
+    for p in players:
+        expected = plain_fiefs(position, p)
+        assert [(f.squares, f.strength, f.resources, f.carrots) for f in harvested[p]] == expected
+        assert harvested.carrots[p] == sum(carrots for *_, carrots in expected)
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> tuple[Position, tuple[str, ...]]:
+    """A random position: squares owned by 2-4 players, buildings, declarations, sky towers."""
+    players = PLAYERS[: draw(st.integers(2, 4))]
+    owned = draw(st.lists(st.sampled_from(SQUARES), unique=True, max_size=100))
+    position = Position()
+    for sq in owned:
+        position.owner[sq] = draw(st.sampled_from(players))
+    for sq in draw(st.lists(st.sampled_from(EMPTY), unique=True, max_size=30)):
+        position.building[sq] = building = draw(st.sampled_from(BUILDINGS))
+        if building == "trading_post" and draw(st.booleans()):
+            position.declared[sq] = draw(st.sampled_from(BASIC_RESOURCES))
+    for _ in range(draw(st.integers(0, 3))):
+        a, b = draw(st.sampled_from(owned)) if owned else "A1", draw(st.sampled_from(SQUARES))
+        position.towers.append((a, b))
+    return position, players
+
+
+@settings(BOUNDED, max_examples=300)
+@given(positions())
+def test_harvest_on_bitmasks_gives_the_fiefs_of_a_plain_flood_fill(drawn: tuple[Position, tuple[str, ...]]) -> None:
+    assert_harvest_as_explained(*drawn)
+
+
+def points(final: FinalScore) -> dict[str, object]:
+    """Everything of a final score but the sentences."""
+    return {
+        p: (s.harvests, s.harvest, [(r.card, r.copied, r.points, r.rulings) for r in s.parchments], s.total)
+        for p, s in final.players.items()
+    } | {"ranking": final.ranking, "winners": final.winners, "rulings": final.rulings}
+
+
+RULINGS = st.builds(
+    Rulings,
+    matriarch_tie=st.sampled_from(["shared", "none"]),
+    opportunist_tie=st.sampled_from(["shared", "none"]),
+    copy_of_copy=st.sampled_from(["forbidden", "follow"]),
+    treasure_hunter_stacking=st.sampled_from(["multiply", "once"]),
+    colonist_counts=st.sampled_from(["played", "placed"]),
+)
+
+
+@settings(BOUNDED, max_examples=6)
+@given(st.integers(2, 4), st.integers(0, 10_000), st.just("random"), RULINGS)
+def test_simulated_games_score_the_same_fast_and_explained(
+    players: int, seed: int, policy: str, rulings: Rulings
+) -> None:
+    state = State()
+    for event in simulate(players, seed, policy):
+        assert state.play(event) == []
+        if type(event) is Harvest:
+            assert_harvest_as_explained(state.position, state.players)
+    assert state.final is not None
+    explained = final_score(state)
+    assert all(r.counted for s in explained.players.values() for r in s.parchments)
+    assert points(state.final) == points(explained)
+    state.rulings = rulings  # the same end under other rulings
+    assert points(final_score(state, explain=False)) == points(final_score(state))
