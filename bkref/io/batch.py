@@ -110,7 +110,7 @@ class Cluster:
             raise ClusterError("--dask needs the dask extra: pip install 'bkref[dask]'") from None
         self.address = address
         try:
-            self.client: Client = Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
+            self.client: Client = Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call, unused-ignore]
         except (OSError, TimeoutError, ValueError) as error:
             raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
         self._batches: list[Future[list[Any]]] = []
@@ -119,7 +119,7 @@ class Cluster:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.client.close()  # type: ignore[no-untyped-call]
+        self.client.close()  # type: ignore[no-untyped-call, unused-ignore]
 
     def map(self, work: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
         """``work`` of each item on the cluster's workers, in order."""
