@@ -269,3 +269,10 @@ def test_games_need_a_folder(bkref, tmp_path: Path) -> None:
         2,
         "bkref: error: -j is for --games: one game is played in one process\n",
     )
+
+
+def test_games_make_the_folder_asked_for_but_not_its_parents(bkref, tmp_path: Path) -> None:
+    result = bkref("simulate", "--games", 1, "--seed", 1, "--players", 2, "-o", tmp_path / "missing" / "games")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"bkref: error: cannot make the folder {tmp_path / 'missing' / 'games'}: ")
+    assert not (tmp_path / "missing").exists()

@@ -81,7 +81,7 @@ DaskOption = Annotated[
     typer.Option(
         "--dask",
         metavar="ADDRESS",
-        help="Run the per-game work on the Dask cluster whose scheduler is at ADDRESS (pip install 'bkref[dask]').",
+        help="Run the per-game work on the Dask cluster whose scheduler is at ADDRESS (the dask extra).",
         show_default=False,
     ),
 ]

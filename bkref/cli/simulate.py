@@ -77,7 +77,7 @@ def tournament(game: tuple[int, int, list[str]], games: int, folder: Path, jobs:
     players, first, policies = game
     seeds = range(first, first + games)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)  # the folder asked for, not its parents
     except OSError as error:
         raise fail(f"cannot make the folder {folder}: {error.strerror or error}") from None
     with progress(games, "simulate") as advance:
