@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import fcntl
+import itertools
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -11,6 +13,7 @@ import sys
 import time
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -124,3 +127,53 @@ def test_ctrl_c_exits_130_with_no_traceback(many_logs: Path, jobs: str) -> None:
     assert "Traceback" not in rest and "KeyboardInterrupt" not in rest
     assert "240 files" not in rest  # it stopped before the end
     assert left_running(many_logs) == []
+
+
+def commands() -> dict[str, object]:
+    import typer.main
+
+    from bkref.cli import app
+
+    group = typer.main.get_command(app)
+    return {"": group, **group.commands}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", sorted(commands()))
+def test_help_describes_every_option_and_argument_with_an_upper_case_metavar(bkref, name: str) -> None:
+    command: Any = commands()[name]
+    ctx = command.context_class(command, info_name=name or "bkref")
+    for param in command.params:
+        assert param.help, f"{name} {param.name} has no help"
+        if param.param_type_name == "option" and (param.is_flag or param.name == "help"):
+            continue
+        metavar = param.make_metavar(ctx)
+        assert metavar == metavar.upper() and not metavar.startswith(("<", "[", "{")), f"{name} {param.name}: {metavar}"
+    text = bkref(*([name] if name else []), "--help").stdout
+    description = re.split(r"\n(?:Arguments|Options):\n", text)[0]
+    for paragraph in description.split("\n\n")[1:]:  # after the usage line
+        lines = paragraph.splitlines()
+        for line, after in itertools.pairwise(lines):  # the next word did not fit on the line
+            assert len(line) + 1 + len(after.split()[0]) > 78, f"{name}: a paragraph wrapped by hand: {lines}"
+
+
+def test_the_command_list_gives_each_command_a_whole_summary(bkref) -> None:
+    listed = bkref("--help").stdout.split("Commands:\n")[1].splitlines()
+    assert len(listed) == len(commands()) - 1
+    assert all(line.endswith(".") and not line.endswith("...") for line in listed), listed
+
+
+def test_required_options_are_marked(bkref) -> None:
+    text = " ".join(bkref("simulate", "--help").stdout.split())
+    assert "2, 3 or 4 players (required)" in text and "a whole number from 0 (required)" in text
+
+
+def test_validate_help_gives_the_line_format_and_where_summaries_go(bkref) -> None:
+    text = " ".join(bkref("validate", "--help").stdout.split())
+    assert "file:line: RULE message" in text
+    assert "standard error" in text
+
+
+def test_simulate_help_names_the_players_and_the_policies(bkref) -> None:
+    text = " ".join(bkref("simulate", "--help").stdout.split())
+    assert "ann, bob, cid and dee" in text
+    assert "random" in text and "greedy" in text and "PKG.MODULE:FUNC" in text

@@ -10,10 +10,11 @@ import typer
 from bkref.cli.app import app, fail
 
 
-@app.command()
+@app.command(short_help="Print a rule's text and a log line that breaks it.")
 def explain(
     rule: Annotated[
-        str | None, typer.Argument(help="A rule id (C5, D2, X1, ...); none lists them all.", show_default=False)
+        str | None,
+        typer.Argument(help="A rule id (C5, D2, X1, ...); none lists them all.", metavar="RULE", show_default=False),
     ] = None,
 ) -> None:
     """Print a rule's text and a log line that breaks it, or list every rule."""

@@ -11,7 +11,7 @@ import typer
 from bkref.cli.app import OutputFormat, app, fail
 
 
-@app.command()
+@app.command(short_help="List the legal moves at a position of a log.")
 def moves(
     log: Annotated[
         Path, typer.Argument(help="A game log (.jsonl); - for standard input.", metavar="LOG", show_default=False)
@@ -21,7 +21,9 @@ def moves(
     ] = None,
     output: Annotated[
         OutputFormat,
-        typer.Option("--format", help="text: the moves in words; json: one bkref/1 event per line, to append."),
+        typer.Option(
+            "--format", metavar="FORMAT", help="text: the moves in words; json: one bkref/1 event per line, to append."
+        ),
     ] = OutputFormat.text,
 ) -> None:
     """List the legal moves at a position: the end of the log, or after event N.

@@ -18,7 +18,7 @@ class By(StrEnum):
     round = "round"
 
 
-@app.command()
+@app.command(short_help="Show a game on the board, position by position.")
 def replay(
     log: Annotated[
         Path,
@@ -38,8 +38,9 @@ def replay(
         By,
         typer.Option(
             "--by",
-            help="What one step of --step goes over: an event, a turn (all its picks "
-            "revealed at once) or a round (harvest to harvest).",
+            metavar="UNIT",
+            help="What one step of --step goes over: event, turn (all its picks "
+            "revealed at once) or round (harvest to harvest).",
         ),
     ] = By.event,
     as_: Annotated[

@@ -9,7 +9,7 @@ import typer
 from bkref.cli.app import app, fail, write_output
 
 
-@app.command()
+@app.command(short_help="Print the JSON Schema of logs, scores or standings.")
 def schema(
     output: Annotated[
         str,

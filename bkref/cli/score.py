@@ -11,7 +11,7 @@ import typer
 from bkref.cli.app import OutputFormat, app, fail
 
 
-@app.command()
+@app.command(short_help="Show where every golden carrot of a game came from.")
 def score(
     log: Annotated[
         Path,
@@ -22,9 +22,11 @@ def score(
         ),
     ],
     output: Annotated[
-        OutputFormat, typer.Option("--format", help="text for people, json for machines.")
+        OutputFormat, typer.Option("--format", metavar="FORMAT", help="text for people, json for machines.")
     ] = OutputFormat.text,
-    player: Annotated[str | None, typer.Option("--player", help="Show only this player.", show_default=False)] = None,
+    player: Annotated[
+        str | None, typer.Option("--player", metavar="NAME", help="Show only this player.", show_default=False)
+    ] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain text, even on a terminal.")] = False,
 ) -> None:
     """Show where every golden carrot came from: each harvest's fiefs, each parchment, the winners.

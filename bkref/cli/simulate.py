@@ -10,16 +10,19 @@ import typer
 from bkref.cli.app import app, fail, write_output
 
 
-@app.command()
+@app.command(short_help="Play legal games from a seed and write their logs.")
 def simulate(
-    players: Annotated[str | None, typer.Option("--players", metavar="N", help="2, 3 or 4 players.")] = None,
-    seed: Annotated[str | None, typer.Option("--seed", metavar="S", help="The seed, a whole number from 0.")] = None,
+    players: Annotated[str | None, typer.Option("--players", metavar="N", help="2, 3 or 4 players (required).")] = None,
+    seed: Annotated[
+        str | None, typer.Option("--seed", metavar="S", help="The seed, a whole number from 0 (required).")
+    ] = None,
     policy: Annotated[
         list[str] | None,
         typer.Option(
             "--policy",
             metavar="POLICY",
-            help="random, greedy, PKG.MODULE:FUNC or path/to/file.py:FUNC; once for every seat, or once per seat.",
+            help="random (the default: any legal move), greedy (the move that raises the player's harvest most), "
+            "PKG.MODULE:FUNC or path/to/file.py:FUNC (your own bot); once for every seat, or once per seat.",
         ),
     ] = None,
     output: Annotated[
@@ -42,13 +45,16 @@ def simulate(
         ),
     ] = None,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, help="With --games, play in this many processes; same files.")
+        int,
+        typer.Option("--jobs", "-j", min=1, metavar="N", help="With --games, play in this many processes; same files."),
     ] = 1,
 ) -> None:
     """Play a complete legal game from a seed and write its bkref/1 log; or, with --games, many.
 
-    The same players, seed and policies give the same log, byte for byte; each game of
-    --games is the log a single run with its seed writes. A policy that cannot be
+    The players are ann, bob, cid and dee, as many as --players, in seat order; each
+    seat is played by a policy (--policy). The same players, seed and policies give the
+    same log, byte for byte; each game of --games is the log a single run with its seed
+    writes. A policy that cannot be
     loaded, raises, or returns a move that is not legal is a one-line error naming it
     and the position (exit status 2).
     """

@@ -18,7 +18,7 @@ class StandingsFormat(StrEnum):
     json = "json"
 
 
-@app.command()
+@app.command(short_help="Who won many games, by player, seat and parchment.")
 def standings(
     paths: Annotated[
         list[Path],
@@ -28,10 +28,12 @@ def standings(
     ],
     output: Annotated[
         StandingsFormat,
-        typer.Option("--format", help="text for people; csv (one row per game) or json for machines."),
+        typer.Option(
+            "--format", metavar="FORMAT", help="text for people; csv (one row per game) or json for machines."
+        ),
     ] = StandingsFormat.text,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, help="Read the logs in this many processes; same output.")
+        int, typer.Option("--jobs", "-j", min=1, metavar="N", help="Read the logs in this many processes; same output.")
     ] = 1,
     include_illegal: Annotated[
         bool,

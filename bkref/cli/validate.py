@@ -11,7 +11,7 @@ import typer
 from bkref.cli.app import DaskOption, ValidateFormat, app, fail, on_runner
 
 
-@app.command()
+@app.command(short_help="Check game logs against the rules.")
 def validate(
     paths: Annotated[
         list[Path],
@@ -22,13 +22,15 @@ def validate(
         ),
     ],
     output: Annotated[
-        ValidateFormat, typer.Option("--format", help="text for people; json, github (annotations) or sarif.")
+        ValidateFormat,
+        typer.Option("--format", metavar="FORMAT", help="text for people; json, github (annotations) or sarif."),
     ] = ValidateFormat.text,
     partial: Annotated[
         bool, typer.Option("--partial", help="Accept a log that stops before the game's end (a game in progress).")
     ] = False,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, help="Check the logs in this many processes; same output.")
+        int,
+        typer.Option("--jobs", "-j", min=1, metavar="N", help="Check the logs in this many processes; same output."),
     ] = 1,
     quiet: Annotated[
         bool,
@@ -48,6 +50,11 @@ def validate(
     ] = "-",
 ) -> None:
     """Check game logs against the rules; print one line per problem, as soon as it is found.
+
+    Each problem is one line of standard output, file:line: RULE message. A summary
+    line per log (legal, illegal or unreadable, with counts by rule) goes to standard
+    error, and with several logs a last line of totals; the summaries of legal logs
+    only for one log alone or with --verbose.
 
     With -, the log is read from standard input as it is written:
     engine | bkref validate -, or tail -f game.jsonl | bkref validate --partial -.
