@@ -64,3 +64,60 @@ def test_a_four_player_pick_keeps_two_and_discards_nothing(tmp_path: Path, pick:
     assert state.turn == 2 and "I1" not in state.position.owner and "liberal" not in state.parchments["ann"]
     assert state.hands["bob"] == FOUR[1]["hands"]["ann"]
     assert state.position.owner["A4"] == "cid"  # the legal picks were played
+
+
+TWO = replay("2p-ann-bob")
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        (["ann"], "1 player; Bunny Kingdom is for 2 to 4"),
+        (["a", "b", "c", "d", "e"], "5 players; Bunny Kingdom is for 2 to 4"),
+        (["ann", "bob", "ann", "bob"], "player 'ann' has two seats; players must be distinct"),
+    ],
+)
+def test_two_to_four_distinct_seats(tmp_path: Path, players: list[str], message: str) -> None:
+    report = referee(tmp_path, [dict(FOUR[0], players=players), FOUR[1]])
+    assert found(report) == [("S1", 1, message)]
+    assert (report.status, report.events, report.state.phase, report.state.players) == (1, 1, "setup", ())
+
+
+def test_a_deck_that_is_not_the_games_is_named_and_set_aside(tmp_path: Path) -> None:
+    deck = [c for c in FOUR[0]["deck"] if c not in ("A1", "A2", "A3", "A4", "A5")]
+    report = referee(tmp_path, [dict(FOUR[0], deck=deck), *FOUR[1:3]])
+    assert found(report)[0] == (
+        "S4",
+        1,
+        "the deck is not the game's 182 cards: it has A1 x0 (the game has 1); A2 x0 (the game has 1); "
+        "A3 x0 (the game has 1); and 2 more; checking without it",
+    )
+    state = report.state
+    assert (state.deck, state.phase, state.round) == (None, "exploring", 1)  # the deal is checked by counting
+    assert sum(state.used.values()) == 40
+
+
+def test_a_reserve_off_the_deck_is_named_by_its_place(tmp_path: Path) -> None:
+    deal = TWO[1]
+    reserves = dict(
+        deal["reserves"], bob=[deal["reserves"]["bob"][1], deal["reserves"]["bob"][0], *deal["reserves"]["bob"][2:]]
+    )
+    report = referee(tmp_path, [TWO[0], dict(deal, reserves=reserves)])
+    assert found(report)[0] == (
+        "D1",
+        2,
+        "the deal does not follow the deck: card 1 of bob's reserve is J6, but card 31 of the deck is D1",
+    )
+    assert (report.state.deck_pos, report.state.reserves["bob"][:2]) == (40, ["J6", "D1"])  # dealt as written
+
+
+def test_conservation_counts_each_card_against_its_copies(tmp_path: Path) -> None:
+    game = {k: v for k, v in THREE[0].items() if k != "deck"}
+    hands = {p: ["city1"] * 4 + hand[4:] for p, hand in THREE[1]["hands"].items()}
+    report = referee(tmp_path, [game, dict(THREE[1], hands=hands)])
+    assert found(report)[0] == (
+        "S4",
+        2,
+        "city1 is used 13 times, the game has 9 copies",
+    )  # 4 a hand, and 1 dealt already
+    assert report.state.used["city1"] == 13 and report.state.phase == "exploring"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bkref.game.fiefs import city_strength, connected, fiefs, produces
+from bkref.game.fiefs import city_strength, connected, fiefs, harvest, harvest_carrots, produces, regions
 from bkref.game.position import Position
 
 
@@ -44,8 +44,35 @@ def test_connection_goes_only_through_the_players_own_squares() -> None:
 def test_a_tower_joins_fiefs_into_one_in_board_order() -> None:
     p = Position(owner=dict.fromkeys(("J9", "A1", "E5", "E6"), "ann"), building={"A1": "city1"})
     assert [f.squares for f in fiefs(p, "ann")] == [("A1",), ("E5", "E6"), ("J9",)]
+    assert regions(p, "ann") == [("A1",), ("E5", "E6"), ("J9",)] and regions(p, "bob") == []
     p.towers.append(("J9", "A1"))
+    assert regions(p, "ann") == [("A1", "J9"), ("E5", "E6")]
     assert [(f.squares, f.strength, f.resources, f.carrots) for f in fiefs(p, "ann")] == [
         (("A1", "J9"), 1, ("wood", "fish"), 2),
         (("E5", "E6"), 1, (), 0),
     ]
+
+
+def test_a_position_lists_a_players_squares_and_what_is_occupied() -> None:
+    p = Position(owner={"A1": "ann", "A2": "bob", "B1": "ann"}, building={"A1": "camp1"})
+    assert (p.controlled("ann"), p.controlled("bob"), p.controlled("cid")) == (["A1", "B1"], ["A2"], [])
+    assert [p.occupied(sq) for sq in ("A1", "A2", "A4")] == [True, False, True]  # A4: a printed city
+    kept = p.copy()
+    p.owner["C1"], p.building["B1"], p.declared["A2"] = "ann", "city1", "fish"
+    p.towers.append(("A1", "B1"))
+    assert (kept.owner, kept.building, kept.towers, kept.declared) == (
+        {"A1": "ann", "A2": "bob", "B1": "ann"},
+        {"A1": "camp1"},
+        [],
+        {},
+    )
+
+
+def test_a_harvest_is_a_mapping_of_each_players_fiefs() -> None:
+    p = Position(owner={"A1": "ann", "A2": "ann", "J9": "bob"}, building={"A1": "city2"})
+    harvested = harvest(p, ("ann", "bob", "cid"))
+    assert (list(harvested), len(harvested)) == (["ann", "bob", "cid"], 3)
+    assert dict(harvested) == {"ann": fiefs(p, "ann"), "bob": fiefs(p, "bob"), "cid": []}
+    assert [harvest_carrots(harvested, q) for q in ("ann", "bob", "cid", "zed")] == [2, 0, 0, 0]
+    plain = dict(harvested)  # a harvest kept as a plain mapping counts the same
+    assert [harvest_carrots(plain, q) for q in ("ann", "bob", "cid", "zed")] == [2, 0, 0, 0]

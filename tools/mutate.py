@@ -25,17 +25,22 @@ import ast
 import contextlib
 import importlib.abc
 import importlib.machinery
+import json
 import os
 import signal
 import sys
+import tempfile
 import time
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import CodeType, ModuleType
-from typing import cast
+from types import CodeType, FunctionType, ModuleType
+from typing import TypeVar, cast
 
+import pytest
+
+J = TypeVar("J")
 ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENTS = ROOT / "tools" / "mutation-equivalents.toml"
 
@@ -50,10 +55,14 @@ ENGINE_TESTS = [
     "tests/test_end.py",
     "tests/test_names_and_values.py",
     "tests/test_apply.py",
+    "tests/test_queries.py",
+    "tests/test_rabbit_limit.py",
     "tests/test_parchments.py",
     "tests/test_illegal.py",
     "tests/test_samples.py",
     "tests/test_score.py",
+    "tests/test_policies.py",
+    "tests/test_moves.py",
 ]
 MODULES: dict[str, list[str]] = {
     "engine": ENGINE_TESTS,
@@ -75,6 +84,7 @@ MODULES: dict[str, list[str]] = {
         "tests/test_score.py",
     ],
     "position": [
+        "tests/test_fiefs.py",
         "tests/test_engine.py",
         "tests/test_apply.py",
         "tests/test_construction.py",
@@ -164,6 +174,7 @@ class Mutant:
     where: str  # the function or class it is in
     source: str  # the source line, stripped
     change: str
+    function: tuple[str, int] | None = None  # (qualname, first line) when only that function's code changes
 
     @property
     def key(self) -> str:
@@ -182,30 +193,47 @@ def _is_type_checking(node: ast.AST) -> bool:
     return isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
 
 
-def _sites(tree: ast.Module) -> Iterator[tuple[ast.AST, str, str, Apply]]:
-    """Every mutation of ``tree``, in a fixed order: (node, where, change, apply it in place)."""
+Site = tuple[ast.AST, str, str, Apply, tuple[str, int] | None]
+_SKIPPED_FIELDS = ("annotation", "returns", "decorator_list", "type_comment")  # never evaluated, or not rules
 
-    def walk(node: ast.AST, where: str) -> Iterator[tuple[ast.AST, str, str, Apply]]:
+
+def _sites(tree: ast.Module) -> Iterator[Site]:
+    """Every mutation of ``tree``, in a fixed order: (node, where, change, apply it in place,
+    function). ``function`` is (qualname, first line) of the module function or method whose
+    code alone the mutation changes, or None when it changes code run at import (module and
+    class bodies, default values, a function or lambda nested in another, which may be made
+    once at import)."""
+
+    def walk(
+        node: ast.AST, where: str, fn: tuple[str, int] | None, top: bool, own: tuple[str, int] | None
+    ) -> Iterator[Site]:
         for field, value in ast.iter_fields(node):
-            if field in ("annotation", "returns", "decorator_list", "type_comment"):
-                continue  # annotations are never evaluated (from __future__ import annotations)
-            if isinstance(node, ast.ClassDef) and field == "keywords":
+            if field in _SKIPPED_FIELDS or (isinstance(node, ast.ClassDef) and field == "keywords"):
                 continue  # frozen=True, gc=False: how instances are kept, not a rule
+            inner_fn, inner_top = fn, False
+            if field == "body" and isinstance(node, (ast.FunctionDef, ast.Lambda)):
+                inner_fn = own
+            elif field == "body" and isinstance(node, (ast.Module, ast.ClassDef)):
+                inner_top = top
             children = value if isinstance(value, list) else [value]
             for i, child in enumerate(children):
-                if not isinstance(child, ast.AST):
-                    continue
-                if _is_docstring(child) or _is_type_checking(child):
+                if not isinstance(child, ast.AST) or _is_docstring(child) or _is_type_checking(child):
                     continue
                 if isinstance(child, (ast.Import, ast.ImportFrom)):
                     continue
                 inner = where
                 if isinstance(child, (ast.FunctionDef, ast.ClassDef)):
                     inner = f"{where}.{child.name}" if where != "<module>" else child.name
-                yield from mutations_of(child, node, field, i if isinstance(value, list) else None, inner)
+                for node_, where_, change, apply in mutations_of(
+                    child, node, field, i if isinstance(value, list) else None, inner
+                ):
+                    yield node_, where_, change, apply, inner_fn
                 if isinstance(child, ast.JoinedStr):
                     continue  # the text of a message: its expressions only
-                yield from walk(child, inner)
+                child_own = None
+                if isinstance(child, ast.FunctionDef) and inner_top:
+                    child_own = (inner, min([d.lineno for d in child.decorator_list] + [child.lineno]))
+                yield from walk(child, inner, inner_fn, inner_top and isinstance(child, ast.ClassDef), child_own)
 
     def mutations_of(
         node: ast.AST, parent: ast.AST, field: str, index: int | None, where: str
@@ -249,7 +277,7 @@ def _sites(tree: ast.Module) -> Iterator[tuple[ast.AST, str, str, Apply]]:
             elif isinstance(value, str):
                 yield node, where, f"{value!r} -> {'XX' + value + 'XX'!r}", replace(ast.Constant("XX" + value + "XX"))
 
-    yield from walk(tree, "<module>")
+    yield from walk(tree, "<module>", None, True, None)
 
 
 def module_path(name: str) -> Path:
@@ -260,16 +288,16 @@ def mutants(name: str) -> list[Mutant]:
     source = module_path(name).read_text()
     lines = source.splitlines()
     found = []
-    for i, (node, where, change, _) in enumerate(_sites(ast.parse(source))):
+    for i, (node, where, change, _, function) in enumerate(_sites(ast.parse(source))):
         line = getattr(node, "lineno", 0)
-        found.append(Mutant(name, i, line, where, lines[line - 1].strip(), change))
+        found.append(Mutant(name, i, line, where, lines[line - 1].strip(), change, function))
     return found
 
 
 def mutated_code(name: str, index: int) -> CodeType:
     path = module_path(name)
     tree = ast.parse(path.read_text())
-    for i, (_, _, _, apply) in enumerate(_sites(tree)):
+    for i, (_, _, _, apply, _) in enumerate(_sites(tree)):
         if i == index:
             apply()
             break
@@ -304,24 +332,140 @@ class _MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         exec(self.code, module.__dict__)
 
 
+NOT_SWAPPED = 97  # a child's exit status: the function's code could not be swapped in place
+
+
+def _run_session(session: pytest.Session) -> int:
+    """Run the collected tests in order; 1 at the first failure (like -x), else 0."""
+    items = session.items
+    for i, item in enumerate(items):
+        item.config.hook.pytest_runtest_protocol(item=item, nextitem=items[i + 1] if i + 1 < len(items) else None)
+        if session.testsfailed:
+            return 1
+    return 0
+
+
+def _live_functions(module: ModuleType) -> dict[tuple[str, int], FunctionType]:
+    """The functions and methods of ``module``, by (qualname, first line) of their code."""
+    found: dict[tuple[str, int], FunctionType] = {}
+
+    def add(f: object) -> None:
+        if isinstance(f, FunctionType):
+            found[(f.__code__.co_qualname, f.__code__.co_firstlineno)] = f
+
+    for value in vars(module).values():
+        if getattr(value, "__module__", None) != module.__name__:
+            continue
+        add(value)
+        if isinstance(value, type):
+            for attribute in vars(value).values():
+                if isinstance(attribute, property):
+                    add(attribute.fget)
+                    add(attribute.fset)
+                elif isinstance(attribute, (staticmethod, classmethod)):
+                    add(attribute.__func__)
+                else:
+                    add(attribute)
+    return found
+
+
+def _code_of(code: CodeType, key: tuple[str, int]) -> CodeType | None:
+    """The code object of the function ``key`` inside a module's ``code``."""
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            if (const.co_qualname, const.co_firstlineno) == key:
+                return const
+            inner = _code_of(const, key)
+            if inner is not None:
+                return inner
+    return None
+
+
+class _Zygote:
+    """A pytest plugin: once the tests are collected, run them against each mutant in a
+    forked child that swaps the mutated function's code in place (no import, no collection)."""
+
+    def __init__(self, name: str, functions: dict[int, tuple[str, int]], parallel: int, report: Path) -> None:
+        self.name, self.functions, self.parallel, self.report = name, functions, parallel, report
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
+        factory = getattr(session.config, "_tmp_path_factory", None)
+        if factory is not None:
+            factory.getbasetemp()  # made once here, shared by the children
+        live = _live_functions(sys.modules[f"bkref.game.{self.name}"])
+        started = time.monotonic()
+        baseline = _schedule([None], 1, 3600.0, lambda index: self._fork(session, live, index))
+        took = time.monotonic() - started
+        outcome: dict[int | None, str] = {}
+        if baseline[None] == "survived":  # the tests pass without a mutant
+            limit = max(10.0, 4 * took)
+            outcome = _schedule(list(self.functions), self.parallel, limit, lambda i: self._fork(session, live, i))
+        self.report.write_text(json.dumps({"baseline": baseline[None], "took": took, "outcome": outcome}))
+        return True
+
+    def _fork(self, session: pytest.Session, live: dict[tuple[str, int], FunctionType], index: int | None) -> int:
+        pid = os.fork()
+        if pid:
+            return pid
+        try:  # the child: never returns
+            os.setpgid(0, 0)
+            if index is not None:
+                key = self.functions[index]
+                code = _code_of(mutated_code(self.name, index), key)
+                if code is None or key not in live:
+                    os._exit(NOT_SWAPPED)
+                try:
+                    live[key].__code__ = code
+                except ValueError:  # another number of closure cells
+                    os._exit(NOT_SWAPPED)
+            os._exit(_run_session(session))
+        except BaseException:
+            os._exit(99)
+
+
+def _pytest_args(name: str) -> list[str]:
+    tests = [t for t in MODULES[name] if (ROOT / t).exists()]  # an older checkout may lack some
+    return [*tests, str(module_path(name)), "-q", "-p", "no:cacheprovider"]
+
+
+def _quiet_child() -> None:
+    os.setpgid(0, 0)  # its own process group, so a timeout kills what it started too
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+
+
+def _fast(name: str, functions: dict[int, tuple[str, int]], parallel: int) -> dict[int, str]:
+    """The outcome of each mutant of one function's code, through a ``_Zygote``."""
+    report = Path(tempfile.mkstemp(prefix="bkref-mutate-", suffix=".json")[1])
+    pid = os.fork()
+    if not pid:
+        try:
+            _quiet_child()
+            pytest.main(_pytest_args(name), plugins=[_Zygote(name, functions, parallel, report)])
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    try:
+        data = json.loads(report.read_text() or "{}")
+    finally:
+        report.unlink()
+    if data.get("baseline") != "survived":
+        raise SystemExit(f"the tests of {name} fail without any mutant")
+    return {int(index): outcome for index, outcome in data["outcome"].items()}
+
+
 def _start(name: str, index: int | None) -> int:
-    """Fork a child that runs ``name``'s tests (against mutant ``index``, if given); its pid."""
+    """Fork a child that imports ``name`` (mutant ``index``, if given) and runs its tests; its pid."""
     pid = os.fork()
     if pid:
         return pid
     try:  # the child: never returns
-        os.setpgid(0, 0)  # its own process group, so a timeout kills what it started too
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
+        _quiet_child()
         if index is not None:
             sys.meta_path.insert(0, _MutantFinder(f"bkref.game.{name}", mutated_code(name, index)))
-        import pytest
-
-        tests = [t for t in MODULES[name] if (ROOT / t).exists()]  # an older checkout may lack some
-        args = [*tests, str(module_path(name)), "-x", "-q", "-p", "no:cacheprovider"]
-        code = pytest.main(args)
-        os._exit(int(code))
+        os._exit(int(pytest.main([*_pytest_args(name), "-x"])))
     except BaseException:
         os._exit(99)
 
@@ -332,38 +476,44 @@ def _kill(pid: int) -> None:
     os.waitpid(pid, 0)
 
 
-def run(
-    jobs: list[tuple[str, int | None]], parallel: int, limit: dict[str, float]
-) -> dict[tuple[str, int | None], str]:
-    """Run every (module, mutant) job; each outcome is ``killed``, ``timeout`` or ``survived``."""
-    outcome: dict[tuple[str, int | None], str] = {}
-    running: dict[int, tuple[tuple[str, int | None], float]] = {}
+def _schedule(jobs: list[J], parallel: int, limit: float, start: Callable[[J], int]) -> dict[J, str]:
+    """Run every job, ``parallel`` at once; each outcome is ``killed``, ``timeout``, ``survived``,
+    or ``not swapped``."""
+    outcome: dict[J, str] = {}
+    running: dict[int, tuple[J, float]] = {}
     queue = list(jobs)
-    done = 0
     try:
         while queue or running:
             while queue and len(running) < parallel:
                 job = queue.pop(0)
-                running[_start(*job)] = (job, time.monotonic())
-            time.sleep(0.02)
+                running[start(job)] = (job, time.monotonic())
+            time.sleep(0.01)
             for pid, (job, started) in list(running.items()):
                 finished, status = os.waitpid(pid, os.WNOHANG)
                 if finished:
-                    outcome[job] = "survived" if os.waitstatus_to_exitcode(status) == 0 else "killed"
-                elif time.monotonic() - started > limit[job[0]]:
+                    code = os.waitstatus_to_exitcode(status)
+                    outcome[job] = {0: "survived", NOT_SWAPPED: "not swapped"}.get(code, "killed")
+                elif time.monotonic() - started > limit:
                     _kill(pid)
                     outcome[job] = "timeout"
                 else:
                     continue
                 del running[pid]
-                done += 1
-                if sys.stderr.isatty():
-                    print(f"\r{done}/{len(jobs)}", end="", file=sys.stderr, flush=True)
     finally:
         for pid in running:
             _kill(pid)
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
+    return outcome
+
+
+def run(name: str, found: list[Mutant], parallel: int) -> dict[int, str]:
+    """The outcome of every mutant of module ``name``."""
+    outcome = _fast(name, {m.index: m.function for m in found if m.function is not None}, parallel)
+    slow = [m.index for m in found if m.function is None or outcome[m.index] == "not swapped"]
+    started = time.monotonic()
+    if _schedule([None], 1, 3600.0, lambda _: _start(name, None))[None] != "survived":
+        raise SystemExit(f"the tests of {name} fail without any mutant")
+    limit = max(20.0, 4 * (time.monotonic() - started))
+    outcome.update(_schedule(slow, parallel, limit, lambda index: _start(name, index)))
     return outcome
 
 
@@ -396,19 +546,14 @@ def main(argv: list[str] | None = None) -> int:
             for m in found:
                 print(f"{name}.py:{m.line}: {m.key}")
         return 0
-    for mod in ("msgspec", "rich", "typer", "pytest", "syrupy", "hypothesis", "jsonschema"):
+    for mod in ("msgspec", "rich", "typer", "syrupy", "hypothesis", "jsonschema"):
         __import__(mod)  # once here, not in every child
     started = time.monotonic()
-    baseline = run([(name, None) for name in names], args.jobs, dict.fromkeys(names, 600.0))
-    broken = [name for name in names if baseline[(name, None)] != "survived"]
-    if broken:
-        print(f"the tests fail without any mutant: {', '.join(broken)}", file=sys.stderr)
-        return 2
-    took = (time.monotonic() - started) / max(1, -(-len(names) // args.jobs))
-    limit = dict.fromkeys(names, max(20.0, 4 * took))
     known = equivalents()
-    jobs: list[tuple[str, int | None]] = [(name, m.index) for name in names for m in every[name]]
-    outcome = run(jobs, args.jobs, limit)
+    outcome: dict[tuple[str, int], str] = {}
+    for name in names:
+        print(f"{name}.py: {len(every[name])} mutants ...", file=sys.stderr, flush=True)
+        outcome.update({(name, i): result for i, result in run(name, every[name], args.jobs).items()})
     failed = False
     rows = []
     for name in names:
@@ -434,7 +579,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"listed as equivalent, but no such mutant  {module}: {key}")
     print()
     print("\n".join(rows))
-    print(f"{time.monotonic() - started:.0f} s, time limit {max(limit.values()):.0f} s a mutant")
+    print(f"{time.monotonic() - started:.0f} s")
     return 1 if failed else 0
 
 

@@ -351,7 +351,7 @@ def _on_game(state: State, event: Game, found: list[Violation]) -> None:
         raise Skip("F1", f"format is {event.format!r}; this referee reads {FORMAT!r}")
     players = event.players
     if not 2 <= len(players) <= 4:
-        raise Skip("S1", f"{len(players)} players; Bunny Kingdom is for 2 to 4")
+        raise Skip("S1", f"{count(len(players), 'player')}; Bunny Kingdom is for 2 to 4")
     twice = sorted({p for p in players if players.count(p) > 1})
     if twice:
         raise Skip("S1", f"player {twice[0]!r} has two seats; players must be distinct")

@@ -6,7 +6,7 @@ A log comes from any ``LogSource``: a path, its text or bytes, an open stream.
 >>> report.status, report.diagnostics
 (0, [])
 >>> check('{"type":"game","format":"bkref/1","players":["ann"]}').diagnostics[0].text()
-'<text>:1: S1 1 players; Bunny Kingdom is for 2 to 4'
+'<text>:1: S1 1 player; Bunny Kingdom is for 2 to 4'
 """
 
 from __future__ import annotations
