@@ -634,7 +634,7 @@ def _no_rabbit(state: State, player: str, square: str, then: str) -> str | None:
 
 def _play_claiming(state: State, player: str, card: str, found: list[Violation]) -> None:
     """Play ``card`` for ``player`` (P1-P4); a territory with no rabbit left to claim it breaks S5 (R6)."""
-    if _KIND[card] == "territory":
+    if _KIND[card] == "territory" and state.rulings.rabbit_limit == "pieces":
         problem = _no_rabbit(state, player, card, f"{card} stays unclaimed")
         if problem:
             found.append(Violation("S5", problem))

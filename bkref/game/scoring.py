@@ -254,6 +254,9 @@ class _Owned(NamedTuple):
     via: list[tuple[str, str]]
 
 
+_TREASURES = frozenset(card.id for card in CARDS.values() if card.kind == "treasure")
+
+
 class _Scorer:
     """Scores every parchment of a finished game; see ``final_score``."""
 
@@ -275,20 +278,17 @@ class _Scorer:
                 else:
                     row.append(_Owned(card, card, []))
             self.owned[p] = row
-
-    def effective(self, player: str) -> list[str]:
-        return [o.stands_for for o in self.owned[player] if o.stands_for is not None]
-
-    def treasures(self, player: str) -> list[str]:
-        return [c for c in self.effective(player) if CARDS[c].kind == "treasure"]
+        # the parchments each player's cards stand for, and the treasures among them
+        self.effective = {p: [o.stands_for for o in row if o.stands_for is not None] for p, row in self.owned.items()}
+        self.treasures = {p: [c for c in cards if c in _TREASURES] for p, cards in self.effective.items()}
 
     def treasure(self, player: str, card: str) -> tuple[int, str, list[str]]:
-        owned = self.treasures(player)
-        if card in ("left_glove", "right_glove") and {"left_glove", "right_glove"} <= set(owned):
+        owned = self.treasures[player]
+        if card in ("left_glove", "right_glove") and "left_glove" in owned and "right_glove" in owned:
             base, counted = 4, "both gloves, worth 4 each (E5)"
         else:
             base, counted = CARDS[card].value, f"worth {CARDS[card].value}" if self.explain else ""
-        hunters = self.effective(player).count("treasure_hunter")
+        hunters = self.effective[player].count("treasure_hunter")
         stacking = self.rulings.treasure_hunter_stacking
         if not hunters:
             return base, counted, []
@@ -319,7 +319,7 @@ class _Scorer:
 
     def score(self, player: str, card: str) -> tuple[int, str, list[str]]:
         """Points, figures and rulings of one parchment ``card`` scored for ``player`` (not opportunist)."""
-        if CARDS[card].kind == "treasure":
+        if card in _TREASURES:
             return self.treasure(player, card)
         if card in MISSIONS:
             return (*MISSIONS[card](self.holdings[player]), [])
@@ -336,9 +336,9 @@ class _Scorer:
         if card == "matriarch":
             return self.matriarch(player)
         if card == "treasure_guardian":
-            return (*_per(self.holdings[player], 3, len(self.treasures(player)), "treasure", "treasures"), [])
+            return (*_per(self.holdings[player], 3, len(self.treasures[player]), "treasure", "treasures"), [])
         if card == "treasure_hunter":
-            n = len(self.treasures(player))
+            n = len(self.treasures[player])
             rows = "its row" if n == 1 else "their rows"
             return 0, f"doubles {count(n, 'treasure', 'treasures')}, in {rows}" if explain else "", []
         raise AssertionError(f"no scoring for {card}")  # opportunist and copies are handled by rows()
