@@ -56,7 +56,7 @@ class Local:
             for item in items:
                 yield work(item)
             return
-        pool = ProcessPoolExecutor(self.jobs, initializer=_worker_start, initargs=(os.getpid(),))
+        pool = ProcessPoolExecutor(self.jobs, initializer=_worker_start)
         try:
             yield from pool.map(work, items, chunksize=16)
         finally:  # on Ctrl-C, the work not started is dropped rather than waited for
@@ -66,13 +66,15 @@ class Local:
         return reduce(results, *args)
 
 
-def _worker_start(parent: int) -> None:
+def _worker_start() -> None:
     """A worker leaves Ctrl-C to the parent process, and ends when the parent is gone.
 
     A parent killed by a signal (SIGPIPE, when its output pipe is closed) cannot stop
-    its workers, and they would wait for work forever: each one watches its parent.
+    its workers, and they would wait for work forever: each one watches its parent (the
+    process that started it, whatever the start method).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
 
     def watch() -> None:
         while os.getppid() == parent:
