@@ -734,7 +734,8 @@ def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
     for p in event.expect or {}:
         state._player(p, "expect")
     position = state.position
-    posts = {sq: who for sq, who in position.owner.items() if position.building.get(sq) == "trading_post"}
+    owner = position.owner
+    posts = {sq: owner[sq] for sq, on in position.building.items() if on == "trading_post" and sq in owner}
     declared: dict[str, str] = {}
     for p, squares in event.trading_posts.items():
         for sq, resource in squares.items():
