@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bkref.game.position import Position
-from bkref.game.scoring import MISSIONS, Holdings
-from tests.conftest import found, referee, replay
+from bkref.game.scoring import MISSIONS, Holdings, final_score
+from bkref.io.referee import check
+from tests.conftest import REPLAYS, SAMPLES, found, referee, replay
 
 
 def little_prince(owner: dict[str, str], building: dict[str, str]) -> tuple[int, str]:
@@ -62,3 +65,58 @@ def test_a_copy_of_what_the_neighbour_lacks_copies_nothing(tmp_path: Path) -> No
     assert state.copies["cid"] == {"liberal": None, "socialist": "harecingetorix"}
     rows = {r.card: (r.copied, r.points) for r in state.final.players["cid"].parchments}
     assert rows["liberal"] == (None, 0)
+
+
+GAMES = [REPLAYS / f"{name}.jsonl" for name in ("2p-ann-bob", "3p-ann-bob-cid", "4p-ann-bob-cid-dee")] + SAMPLES
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_the_points_only_score_is_the_explained_score_without_words(path: Path) -> None:
+    """The referee scores with ``explain=False``: the same points and rulings, every ``counted`` empty."""
+    state = check(path).state
+    explained = final_score(state)
+    bare = final_score(state, state.board_fiefs, explain=False)
+    assert final_score(state, state.board_fiefs) == explained  # the fiefs known from the 4th harvest change nothing
+    assert (bare.ranking, bare.winners, bare.rulings) == (explained.ranking, explained.winners, explained.rulings)
+    for p, row in explained.players.items():
+        plain = bare.players[p]
+        assert (plain.harvests, plain.harvest, plain.parchment_total, plain.total) == (
+            row.harvests,
+            row.harvest,
+            row.parchment_total,
+            row.total,
+        )
+        assert [(r.card, r.copied, r.points, r.rulings) for r in plain.parchments] == [
+            (r.card, r.copied, r.points, r.rulings) for r in row.parchments
+        ]
+        assert all(r.counted == "" for r in plain.parchments) and all(r.counted for r in row.parchments)
+    assert state.final is not None and state.final.players.keys() == explained.players.keys()
+    assert [state.final.players[p].total for p in state.players] == [explained.players[p].total for p in state.players]
+
+
+CITIES = ["A4", "B3", "B7", "B9", "C1", "D3", "D9", "E6", "E10"]  # printed cities
+SINGLES = ["A1", "A3", "A5", "A7", "A9", "C1", "C3", "C5", "C7", "C9"]  # ten squares, no two adjacent
+
+
+@pytest.mark.parametrize(
+    ("mission", "owned", "building", "score"),
+    [
+        ("merchant", ["A1"], {"A1": "farm_mushroom"}, (3, "1 luxury resource produced (mushroom)")),
+        ("bun_shee", ["A4"], {}, (2, "1 city in fiefs producing nothing")),
+        ("panpan_the_barbarian", ["E5"], {}, (2, "1 territory with no city and no production")),
+        ("diplomat", ["A1", "A2", "E5"], {}, (2, "2 territories on the edge")),
+        ("master_of_the_mountains", ["B1"], {}, (2, "1 mountain")),
+        ("carrotistador", ["A1", "A2", "A3", "J1", "J2", "J3"], {}, (8, "2 fiefs of 3+ territories")),
+        ("harecingetorix", SINGLES[:1], {}, (1, "1 fief")),
+        ("hun_ny_king", SINGLES, {}, (12, "10 fiefs, needs 10")),
+        ("hun_ny_king", SINGLES[:9], {}, (0, "9 fiefs, needs 10")),
+        ("king_of_thieves", CITIES, {}, (12, "9 cities, needs 9")),
+        ("king_of_thieves", CITIES[:8], {}, (0, "8 cities, needs 9")),
+        ("burgomaster", ["A4"], {}, (1, "1 city")),
+    ],
+)
+def test_a_mission_scores_and_says_what_it_counted(
+    mission: str, owned: list[str], building: dict[str, str], score: tuple[int, str]
+) -> None:
+    position = Position(owner=dict.fromkeys(owned, "ann"), building=building)
+    assert MISSIONS[mission](Holdings.of(position, "ann")) == score

@@ -369,6 +369,17 @@ def test_r1_matriarch_tie(tie: str, award: int) -> None:
     assert ann.rulings == bob.rulings == ["R1"]
 
 
+def test_r1_matriarch_tie_of_three_names_the_others() -> None:
+    final = end(
+        table(
+            {"ann": ["matriarch"], "bob": [], "cid": []},
+            {"ann": "A1 A2", "bob": "J1 J2", "cid": "E5 E6"},
+        ),
+    )
+    assert rows(final, "ann")["matriarch"].counted == "tied for most territories (2) with bob, cid (R1 shared)"
+    assert points(final, "ann") == {"matriarch": 12}
+
+
 @pytest.mark.parametrize("tie_best, expected", [(False, 3), (True, 3)])
 def test_little_prince_harvests_every_fief_again_but_one_best(tie_best: bool, expected: int) -> None:
     # A7 A8 with a city2: strength 2 x (fish, wood) = 4, or a city2 on A8 alone: 2.

@@ -231,7 +231,7 @@ def _sites(tree: ast.Module) -> Iterator[Site]:
                 if isinstance(child, ast.JoinedStr):
                     continue  # the text of a message: its expressions only
                 child_own = None
-                if isinstance(child, ast.FunctionDef) and inner_top:
+                if isinstance(child, ast.FunctionDef) and inner_top and child.name not in at_import:
                     child_own = (inner, min([d.lineno for d in child.decorator_list] + [child.lineno]))
                 yield from walk(child, inner, inner_fn, inner_top and isinstance(child, ast.ClassDef), child_own)
 
@@ -277,6 +277,7 @@ def _sites(tree: ast.Module) -> Iterator[Site]:
             elif isinstance(value, str):
                 yield node, where, f"{value!r} -> {'XX' + value + 'XX'!r}", replace(ast.Constant("XX" + value + "XX"))
 
+    at_import = _called_at_import(tree)
     yield from walk(tree, "<module>", None, True, None)
 
 
@@ -284,8 +285,38 @@ def module_path(name: str) -> Path:
     return ROOT / "bkref" / "game" / f"{name}.py"
 
 
+_SOURCES: dict[str, str] = {}
+
+
+def source_of(name: str) -> str:
+    """The module's source as first read: a run is not confused by the file changing under it."""
+    if name not in _SOURCES:
+        _SOURCES[name] = module_path(name).read_text()
+    return _SOURCES[name]
+
+
+def _called_at_import(tree: ast.Module) -> set[str]:
+    """The names called by code that runs at import (outside function bodies): factories
+    whose results live on, so swapping their code afterwards would change nothing."""
+    called: set[str] = set()
+
+    def walk(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef):
+                for default in [*child.args.defaults, *child.args.kw_defaults, *child.decorator_list]:
+                    if default is not None:
+                        walk(default)
+                continue
+            if isinstance(child, ast.Call) and isinstance(child.func, ast.Name):
+                called.add(child.func.id)
+            walk(child)
+
+    walk(tree)
+    return called
+
+
 def mutants(name: str) -> list[Mutant]:
-    source = module_path(name).read_text()
+    source = source_of(name)
     lines = source.splitlines()
     found = []
     for i, (node, where, change, _, function) in enumerate(_sites(ast.parse(source))):
@@ -296,7 +327,7 @@ def mutants(name: str) -> list[Mutant]:
 
 def mutated_code(name: str, index: int) -> CodeType:
     path = module_path(name)
-    tree = ast.parse(path.read_text())
+    tree = ast.parse(source_of(name))
     for i, (_, _, _, apply, _) in enumerate(_sites(tree)):
         if i == index:
             apply()
@@ -399,7 +430,7 @@ class _Zygote:
         took = time.monotonic() - started
         outcome: dict[int | None, str] = {}
         if baseline[None] == "survived":  # the tests pass without a mutant
-            limit = max(10.0, 4 * took)
+            limit = max(10.0, 2 * took)
             outcome = _schedule(list(self.functions), self.parallel, limit, lambda i: self._fork(session, live, i))
         self.report.write_text(json.dumps({"baseline": baseline[None], "took": took, "outcome": outcome}))
         return True
@@ -512,7 +543,7 @@ def run(name: str, found: list[Mutant], parallel: int) -> dict[int, str]:
     started = time.monotonic()
     if _schedule([None], 1, 3600.0, lambda _: _start(name, None))[None] != "survived":
         raise SystemExit(f"the tests of {name} fail without any mutant")
-    limit = max(20.0, 4 * (time.monotonic() - started))
+    limit = max(20.0, 2 * (time.monotonic() - started))
     outcome.update(_schedule(slow, parallel, limit, lambda index: _start(name, index)))
     return outcome
 
@@ -535,6 +566,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("-j", "--jobs", type=int, default=2, help="mutants run at once (default 2)")
     parser.add_argument("--list", action="store_true", help="list the mutants and their keys, run nothing")
+    parser.add_argument("--save", type=Path, metavar="FILE", help="also write each mutant's outcome to FILE (JSON)")
+    parser.add_argument(
+        "--report",
+        type=Path,
+        metavar="FILE",
+        help="report the outcomes saved in FILE again (after listing equivalents)",
+    )
     args = parser.parse_args(argv)
     names: list[str] = args.modules or list(MODULES)
     unknown = sorted(set(names) - set(MODULES))
@@ -550,18 +588,23 @@ def main(argv: list[str] | None = None) -> int:
         __import__(mod)  # once here, not in every child
     started = time.monotonic()
     known = equivalents()
-    outcome: dict[tuple[str, int], str] = {}
-    for name in names:
-        print(f"{name}.py: {len(every[name])} mutants ...", file=sys.stderr, flush=True)
-        outcome.update({(name, i): result for i, result in run(name, every[name], args.jobs).items()})
     failed = False
     rows = []
+    saved: dict[str, dict[int, str]] = {}
     for name in names:
+        if args.report:
+            outcome = {int(i): result for i, result in json.loads(args.report.read_text())[name].items()}
+        else:
+            print(f"{name}.py: {len(every[name])} mutants ...", file=sys.stderr, flush=True)
+            outcome = run(name, every[name], args.jobs)
+            saved[name] = outcome
+            if args.save:
+                args.save.write_text(json.dumps(saved, indent=0))
         total = len(every[name])
         equivalent = [m for m in every[name] if (name, m.key) in known]
-        survived = [m for m in every[name] if outcome[(name, m.index)] == "survived" and (name, m.key) not in known]
-        killed_equivalent = [m for m in equivalent if outcome[(name, m.index)] != "survived"]
-        timeouts = sum(outcome[(name, m.index)] == "timeout" for m in every[name])
+        survived = [m for m in every[name] if outcome[m.index] == "survived" and (name, m.key) not in known]
+        killed_equivalent = [m for m in equivalent if outcome[m.index] != "survived"]
+        timeouts = sum(outcome[m.index] == "timeout" for m in every[name])
         counted = total - len(equivalent)
         killed = counted - len(survived)
         score = 100 * killed / counted if counted else 100.0
@@ -570,9 +613,10 @@ def main(argv: list[str] | None = None) -> int:
             f"({timeouts} by timeout)  {len(survived):4} survived  {score:5.1f} %"
         )
         for m in survived:
-            print(f"survived  {name}.py:{m.line}: {m.key}")
+            print(f"survived  {name}.py:{m.line}: {m.key}", flush=True)
         for m in killed_equivalent:
-            print(f"killed, but listed as equivalent  {name}.py:{m.line}: {m.key}")
+            print(f"killed, but listed as equivalent  {name}.py:{m.line}: {m.key}", flush=True)
+        print(rows[-1], file=sys.stderr, flush=True)
         failed |= score < 95
     listed = {key for key in known if key[0] in names}
     for module, key in sorted(listed - {(m.module, m.key) for name in names for m in every[name]}):

@@ -285,7 +285,7 @@ class _Scorer:
     def treasure(self, player: str, card: str) -> tuple[int, str, list[str]]:
         owned = self.treasures[player]
         if card in ("left_glove", "right_glove") and "left_glove" in owned and "right_glove" in owned:
-            base, counted = 4, "both gloves, worth 4 each (E5)"
+            base, counted = 4, "both gloves, worth 4 each (E5)" if self.explain else ""
         else:
             base, counted = CARDS[card].value, f"worth {CARDS[card].value}" if self.explain else ""
         hunters = self.effective[player].count("treasure_hunter")
