@@ -40,7 +40,6 @@ class Report:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     state: State | None = field(default_factory=State)
     events: int = 0
-    game_read: bool = False
     complete: bool = False
     where: str = "before the game event"
 
@@ -48,6 +47,11 @@ class Report:
     def status(self) -> int:
         """The exit status ``bkref validate`` gives the log: 0 legal, 1 illegal, 2 unreadable."""
         return exit_status(self.diagnostics)
+
+    @property
+    def game_read(self) -> bool:
+        """Whether a game event was read: the reader yields events only after one."""
+        return self.events > 0
 
     @property
     def scores(self) -> dict[str, int]:
@@ -180,8 +184,7 @@ def check(
     except OSError as error:
         reason = error.strerror or str(error)
         diagnostics.append(Diagnostic(report.path, 0, None, "F1", f"cannot read the file: {reason}"))
-    report.events = events = run.events
-    report.game_read = events > 0  # the reader yields events only after a game event
+    report.events = run.events
     report.complete, report.where = state.complete, state.where()
     if not keep_state:
         report.state = None
