@@ -25,9 +25,9 @@ from bkref.game.catalog import SQUARES
 from bkref.game.engine import State
 from bkref.io.breakdown import final_breakdown
 from bkref.io.referee import Step
-from bkref.views.render import PLAYER_STYLES, describe, harvest, players, stage, tags
+from bkref.views.render import PLAYER_STYLES, changed, describe, harvest, players, stage, stops_here, tags
 from bkref.views.scoreview import parchments, ranking
-from bkref.views.svg import CELL, STYLE, WIDTH, board_layer, changed, legend, marks, printed_cities, square
+from bkref.views.svg import CELL, STYLE, WIDTH, board_layer, legend, marks, printed_cities, square
 
 TOP = 24
 """Where the board's first row starts in the page's picture (below the column numbers)."""
@@ -89,8 +89,9 @@ def _event(steps: Sequence[Step], index: int, before: State) -> str:
     out = [f'<p class="what">{escape(lines[0])}</p>']
     out += [f'<p class="more">{escape(line.strip())}</p>' for line in lines[1:]]
     out += [f'<p class="problem">{escape(d.text())}</p>' for d in step.diagnostics]
-    if index == len(steps) - 1 and not step.state.complete:
-        out.append(f"<p>the log stops here, {escape(step.state.where())}</p>")
+    end = stops_here(steps, index)
+    if end is not None:
+        out.append(f"<p>{escape(end)}</p>")
     return "".join(out)
 
 
@@ -123,7 +124,7 @@ def _data(steps: Sequence[Step], start: int) -> tuple[str, list[str]]:
         shown.append(
             {
                 "sq": [squares(square(position, sq, seats, letters, TOP)) for sq in SQUARES],
-                "mk": overlays(marks(position, changed(before.position, position), TOP)),
+                "mk": overlays(marks(position, changed(before, state), TOP)),
                 "pl": panels(table_html(players(state))),
                 "hv": len(state.harvests),
                 "fin": state.final is not None,

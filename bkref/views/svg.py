@@ -26,7 +26,7 @@ the squares the last event changed) and one ``square`` per square (owner and bui
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from html import escape
 from textwrap import wrap
 
@@ -34,7 +34,7 @@ from bkref.game.catalog import BOARD, COLUMNS, LAVA, ROWS, SQUARES
 from bkref.game.engine import State
 from bkref.game.position import Position
 from bkref.io.referee import Step
-from bkref.views.render import FARM_CODES, TERRAIN, building, describe, stage, tags
+from bkref.views.render import FARM_CODES, TERRAIN, building, changed, describe, stage, tags
 
 SEAT_COLOURS = ("#E69F00", "#56B4E9", "#CC79A7", "#009E73")
 """Okabe-Ito orange, sky blue, reddish purple and bluish green: distinct for colour-blind readers,
@@ -174,23 +174,15 @@ def printed_cities(top: int) -> str:
     return "\n".join(glyph("printed city", "1", *_corner(sq, top)) for sq in SQUARES if BOARD[sq].printed_city)
 
 
-def changed(before: Position, after: Position) -> list[str]:
-    """The squares whose owner or building an event changed, in reading order."""
-    return [
-        sq
-        for sq in SQUARES
-        if before.owner.get(sq) != after.owner.get(sq) or before.building.get(sq) != after.building.get(sq)
-    ]
-
-
-def marks(position: Position, last: Sequence[str], top: int) -> str:
-    """The sky tower pairs joined by a dashed line, and a frame round each square of the last move."""
+def marks(position: Position, last: Collection[str], top: int) -> str:
+    """The sky tower pairs joined by a dashed line, and a frame round each square of the last move
+    (``render.changed``), drawn in reading order."""
     out = []
     for a, b in position.towers:
         (xa, ya), (xb, yb) = _corner(a, top), _corner(b, top)
         dx, dy = CELL // 2 + 6, CELL - 13
         out.append(f'<line class="join" x1="{xa + dx}" y1="{ya + dy}" x2="{xb + dx}" y2="{yb + dy}"/>')
-    for sq in last:
+    for sq in sorted(last, key=SQUARES.index):
         x, y = _corner(sq, top)
         out.append(f'<rect class="last" x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}"/>')
     return "\n".join(out)
@@ -282,7 +274,7 @@ def picture(steps: Sequence[Step], index: int, label: str) -> str:
         *title,
         board_layer(top),
         printed_cities(top),
-        marks(position, changed(before.position, position), top),
+        marks(position, changed(before, state), top),
         *filter(None, (square(position, sq, seats, letters, top) for sq in SQUARES)),
         drawn_legend,
         "</svg>\n",
