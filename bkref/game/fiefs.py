@@ -97,15 +97,13 @@ def fiefs(position: Position, player: str) -> list[Fief]:
 
 def regions(position: Position, player: str) -> list[tuple[str, ...]]:
     """The player's fiefs as square tuples in board order, sorted by first square."""
-    groups = _split(_masks(position, (player,))[player], _links(position), _NO_STRENGTH, _NO_RESOURCES)
-    return [_names(mask, SQUARES) for mask, _, _ in groups]
+    return [_names(mask, SQUARES) for mask, _, _ in _areas(position, player)]
 
 
 def connected(position: Position, player: str, a: str, b: str) -> bool:
     """True when squares ``a`` and ``b`` lie in one fief of ``player`` (H2)."""
     both = _BIT[a] | _BIT[b]
-    groups = _split(_masks(position, (player,))[player], _links(position), _NO_STRENGTH, _NO_RESOURCES)
-    return any(mask & both == both for mask, _, _ in groups)
+    return any(mask & both == both for mask, _, _ in _areas(position, player))
 
 
 # -- fiefs on bitmasks ----------------------------------------------------------------
@@ -119,8 +117,8 @@ _ADJACENT = [sum(_BIT[other] for other in ADJACENT[name]) for name in SQUARES]
 _PRINTED_STRENGTH = [1 if name in _PRINTED else 0 for name in SQUARES]
 _TERRAIN_RESOURCE = [_RESOURCE_BIT[r] if (r := _TERRAIN[name]) else 0 for name in SQUARES]
 _MAKES_BIT = {farm: _RESOURCE_BIT[made] for farm, made in _MAKES.items() if made}
-_NO_STRENGTH = [0] * len(SQUARES)
-_NO_RESOURCES = [0] * len(SQUARES)
+_NOTHING = [0] * len(SQUARES)
+"""No strength and no resources on any square: for fiefs asked for their squares only."""
 
 Group = tuple[int, int, int]
 """A fief as bitmasks: its squares, its strength, its resources."""
@@ -145,6 +143,11 @@ def _links(position: Position) -> list[int]:
         links[BOARD_ORDER[a]] |= _BIT[b]
         links[BOARD_ORDER[b]] |= _BIT[a]
     return links
+
+
+def _areas(position: Position, player: str) -> list[Group]:
+    """``player``'s fiefs by their squares only (strength and resources left at 0), by first square."""
+    return _split(_masks(position, (player,))[player], _links(position), _NOTHING, _NOTHING)
 
 
 def _yields(position: Position) -> tuple[list[int], list[int]]:
