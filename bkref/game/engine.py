@@ -310,7 +310,8 @@ class State:
                 )
             )
 
-    def _from_deck(self, count: int) -> list[str] | None:
+    def from_deck(self, count: int) -> list[str] | None:
+        """The next ``count`` cards of the deck (fewer at its end), or None when the game gave no deck."""
         if self.deck is None:
             return None
         return self.deck[self.deck_pos : self.deck_pos + count]
@@ -408,7 +409,7 @@ def _on_deal(state: State, event: Deal, found: list[Violation]) -> None:
     dealt = [c for p in state.players for c in event.hands[p]]
     if n == 2:
         dealt += [c for p in state.players for c in event.reserves[p]]  # type: ignore[index]
-    expected = state._from_deck(len(dealt))
+    expected = state.from_deck(len(dealt))
     if expected is None:
         state._conserve(dealt, found)
     elif dealt != expected:
@@ -595,7 +596,7 @@ def _on_draw(state: State, event: Draw, found: list[Violation]) -> None:
         raise Skip("P3", f"{event.player} draws, but the oldest provisions card to resolve is {owner}'s")
     if len(event.cards) != 2:
         raise Skip("P3", f"{event.player}'s provisions draws {count(len(event.cards), 'card')}; it draws exactly 2")
-    expected = state._from_deck(2)
+    expected = state.from_deck(2)
     if expected is None:
         state._conserve(event.cards, found)
     elif event.cards != expected:

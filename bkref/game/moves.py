@@ -152,11 +152,13 @@ def ends(state: State) -> list[End]:
 
 def deal(state: State) -> Deal | None:
     """The next round's deal as the deck gives it (D1): every hand, then (2 players) every reserve."""
-    if state.phase != "dealing" or state.deck is None:
+    if state.phase != "dealing":
         return None
     n = state.seats
     size = HAND_SIZE[n]
-    cards = state.deck[state.deck_pos : state.deck_pos + size * n * (2 if n == 2 else 1)]
+    cards = state.from_deck(size * n * (2 if n == 2 else 1))
+    if cards is None:
+        return None
     blocks = [cards[i : i + size] for i in range(0, len(cards), size)]
     hands = dict(zip(state.players, blocks))
     reserves = dict(zip(state.players, blocks[n:])) or None
@@ -165,10 +167,9 @@ def deal(state: State) -> Deal | None:
 
 def draw(state: State) -> Draw | None:
     """The draw of the oldest provisions card waiting, as the deck gives it (P3)."""
-    if state.phase != "exploring" or not state.pending or state.deck is None:
+    if state.phase != "exploring" or not state.pending or (cards := state.from_deck(2)) is None:
         return None
     owner, _ = state.pending[0]
-    cards = state.deck[state.deck_pos : state.deck_pos + 2]
     return Draw(round=state.round, turn=state.turn, player=owner, cards=cards)
 
 
