@@ -25,9 +25,9 @@ from bkref.game.catalog import SQUARES
 from bkref.game.engine import State
 from bkref.io.breakdown import final_breakdown
 from bkref.io.referee import Step
-from bkref.views.render import PLAYER_STYLES, changed, describe, harvest, players, stage, stops_here, tags
+from bkref.views.render import PLAYER_STYLES, changed, describe, harvest, players, stops_here, tags
 from bkref.views.scoreview import parchments, ranking
-from bkref.views.svg import CELL, STYLE, WIDTH, board_layer, legend, marks, printed_cities, square
+from bkref.views.svg import CELL, STYLE, WIDTH, board_layer, caption, legend, marks, printed_cities, square
 
 TOP = 24
 """Where the board's first row starts in the page's picture (below the column numbers)."""
@@ -128,7 +128,7 @@ def _data(steps: Sequence[Step], start: int) -> tuple[str, list[str]]:
                 "pl": panels(table_html(players(state))),
                 "hv": len(state.harvests),
                 "fin": state.final is not None,
-                "at": f"event {index + 1} of {len(steps)} (line {this.line}): {stage(state)}",
+                "at": caption(steps, index),
                 "ev": _event(steps, index, before),
             }
         )

@@ -244,12 +244,18 @@ def legend(players: Sequence[str], top: int) -> tuple[str, int]:
     return "\n".join(out), y - top
 
 
+def caption(steps: Sequence[Step], index: int) -> str:
+    """Where a replay stands after event ``index + 1``, as the picture and the page head it."""
+    step = steps[index]
+    return f"event {index + 1} of {len(steps)} (line {step.line}): {stage(step.state)}"
+
+
 def picture(steps: Sequence[Step], index: int, label: str) -> str:
     """The position after event ``index + 1`` of a replay as a standalone SVG document."""
     step = steps[index]
     state = step.state
     before = steps[index - 1].state if index else State()
-    where = f"event {index + 1} of {len(steps)} (line {step.line}): {stage(state)}"
+    where = caption(steps, index)
     lines = [("title", line) for line in wrap(label, LINE * 2 // 3)] + [("", where)]
     lines += [("", line) for line in wrap(describe(step, before)[0], LINE)]
     lines += [("problem", line) for d in step.diagnostics for line in wrap(d.text(), LINE)]
