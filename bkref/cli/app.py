@@ -88,6 +88,11 @@ DaskOption = Annotated[
 ]
 
 
+ToOption = Annotated[
+    str | None, typer.Option("--to", metavar="N", help="The position after event N (events count from 1).")
+]
+
+
 @contextmanager
 def on_runner(jobs: int, dask: str | None) -> Iterator[Runner]:
     """Where the per-game work runs: ``jobs`` local processes, or the Dask cluster at ``dask``.

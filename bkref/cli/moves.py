@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from bkref.cli.app import OutputFormat, app, fail
+from bkref.cli.app import OutputFormat, ToOption, app, fail
 
 
 @app.command(short_help="List the legal moves at a position of a log.")
@@ -16,9 +16,7 @@ def moves(
     log: Annotated[
         Path, typer.Argument(help="A game log (.jsonl); - for standard input.", metavar="LOG", show_default=False)
     ],
-    to: Annotated[
-        str | None, typer.Option("--to", metavar="N", help="The position after event N (events count from 1).")
-    ] = None,
+    to: ToOption = None,
     output: Annotated[
         OutputFormat,
         typer.Option(

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from bkref.cli.app import app, fail, write_output
+from bkref.cli.app import ToOption, app, fail, write_output
 
 
 class By(StrEnum):
@@ -51,9 +51,7 @@ def replay(
             help="The game as PLAYER saw it: their own hand, the others' hand sizes, no one else's parchments.",
         ),
     ] = None,
-    to: Annotated[
-        str | None, typer.Option("--to", metavar="N", help="The position after event N (events count from 1).")
-    ] = None,
+    to: ToOption = None,
     round_: Annotated[
         str | None, typer.Option("--round", metavar="R", help="The position at the end of round R (its harvest).")
     ] = None,
