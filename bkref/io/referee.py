@@ -171,8 +171,8 @@ def check(
     checked (to show problems of a game still being written). The report keeps the
     final state unless ``keep_state`` is false (to send it cheaply between processes).
     """
-    report = Report(label if label is not None else name_of(source))
-    state = report.state = State()
+    state = State()
+    report = Report(label if label is not None else name_of(source), state=state)
     run = _Run(report.path, state, partial)
     diagnostics = report.diagnostics
     try:
