@@ -13,15 +13,10 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from bkref.io.breakdown import Breakdown
 from bkref.io.schema import score_schema
 from bkref.views.terminal import console
-from tests.conftest import REPLAYS, ROOT, SAMPLES, needs_shared
+from tests.conftest import REPLAYS, ROOT, SAMPLES, TextSnapshot, needs_shared
 
 TOP_REPLAYS = sorted(REPLAYS.glob("*.jsonl"))
 FULL_GAME = REPLAYS / "3p-ann-bob-cid.jsonl"
-
-
-class TextSnapshot(SingleFileSnapshotExtension):
-    _write_mode = WriteMode.TEXT
-    file_extension = "txt"
 
 
 class JSONTextSnapshot(SingleFileSnapshotExtension):
