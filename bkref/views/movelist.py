@@ -22,7 +22,7 @@ from bkref.game.engine import State
 from bkref.game.events import Build, Deal, Draw, End, Event, Harvest, Pick
 from bkref.game.moves import legal_moves
 from bkref.io.diagnostics import Diagnostic, exit_status
-from bkref.io.referee import STDIN, Step, play
+from bkref.io.referee import STDIN, Step, not_a_log_file, play
 
 
 class MovesError(Exception):
@@ -63,8 +63,9 @@ def words(move: Event) -> str:
 def position(source: Path, to: str | None, stdin: TextIO | None) -> tuple[Step, list[Diagnostic], int]:
     """The step after event ``to`` (default: the last), the diagnostics up to it, and the number of events."""
     from_stdin = source == STDIN and stdin is not None
-    if not from_stdin and not source.is_file():
-        raise MovesError(f"{source}: {'is a directory, not a log file' if source.is_dir() else 'no such file'}")
+    refused = None if from_stdin else not_a_log_file(source)
+    if refused:
+        raise MovesError(refused)
     wanted = None
     if to is not None:
         if not to.strip().isdecimal() or int(to) < 1:
