@@ -50,7 +50,7 @@ _WHERE = {
     "Harvest": "bkref.game.events",
     "Pick": "bkref.game.events",
     "Rulings": "bkref.game.events",
-    "Fief": "bkref.game.fiefs",
+    "Fief": "bkref.game.results",
     "Move": "bkref.game.moves",
     "builds": "bkref.game.moves",
     "declarations": "bkref.game.moves",
