@@ -88,22 +88,22 @@ def parse(data: bytes) -> list[str]:
     return keys
 
 
-KEYS: list[tuple[str, str, str]] = [
-    ("→ n Space Enter", "next", "next event (or turn or round, with --by)"),
-    ("← b Backspace", "back", "previous event (or turn or round)"),
-    ("↓ PgDn", "next turn", "next turn: all its picks revealed"),
-    ("↑ PgUp", "previous turn", "previous turn"),
-    ("r", "next round", "next round's harvest"),
-    ("R", "previous round", "previous round's harvest"),
-    ("Home g", "start", "the first event"),
-    ("End G", "end", "the last event"),
-    ("digits Enter, or : digits Enter", "", "that event"),
-    ("h f s l", "", "hands, fiefs of the harvest, scores, legend"),
-    ("e", "", "the whole event, when it does not fit"),
-    ("?", "", "these keys"),
-    ("q Esc", "quit", "closes a panel; else quits"),
+KEYS: list[tuple[str, str]] = [
+    ("→ n Space Enter", "next event (or turn or round, with --by)"),
+    ("← b Backspace", "previous event (or turn or round)"),
+    ("↓ PgDn", "next turn: all its picks revealed"),
+    ("↑ PgUp", "previous turn"),
+    ("r", "next round's harvest"),
+    ("R", "previous round's harvest"),
+    ("Home g", "the first event"),
+    ("End G", "the last event"),
+    ("digits Enter, or : digits Enter", "that event"),
+    ("h f s l", "hands, fiefs of the harvest, scores, legend"),
+    ("e", "the whole event, when it does not fit"),
+    ("?", "these keys"),
+    ("q Esc", "closes a panel; else quits"),
 ]
-"""The keys, as the ``?`` panel and the README list them: keys, action, what it does."""
+"""The keys, as the ``?`` panel lists them: the keys, what they do."""
 
 ACTIONS = {
     **{"right": "next", "n": "next", " ": "next", "enter": "next"},
@@ -120,7 +120,7 @@ HINT = "?:keys q:quit ←→:{by} ↑↓:turn r/R:round h:hands f:fiefs s:scores
 def keys_panel() -> RenderableType:
     """The ``?`` panel: every key and what it does."""
     out = table("keys", "what they do")
-    for keys, _, what in KEYS:
+    for keys, what in KEYS:
         out.add_row(keys, what)
     return Group(Text("keys", "bold"), out)
 
