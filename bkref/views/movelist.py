@@ -21,6 +21,7 @@ import msgspec
 from bkref.game.engine import State
 from bkref.game.events import Build, Deal, Draw, End, Event, Harvest, Pick
 from bkref.game.moves import legal_moves
+from bkref.game.words import count
 from bkref.io.diagnostics import Diagnostic, exit_status
 from bkref.io.referee import STDIN, Step, not_a_log_file, play
 
@@ -105,10 +106,10 @@ def heading(label: str, step: Step, events: int, moves: list[Event]) -> str:
         "end": "the end: copy choices",
         "deal": "the deal",
     }.get(due.kind, "nothing: the game is over")
-    count = f"{len(moves)} legal move{'s' if len(moves) != 1 else ''}"
+    how_many = count(len(moves), "legal move")
     if not moves and due.kind in ("deal", "draw"):
-        count = "the log's game event has no deck, so the cards cannot be known"
-    return f"{label}: after event {events} (line {step.line}), {state.where()}: {what}{whose}; {count}"
+        how_many = "the log's game event has no deck, so the cards cannot be known"
+    return f"{label}: after event {events} (line {step.line}), {state.where()}: {what}{whose}; {how_many}"
 
 
 def run(source: Path, *, to: str | None, as_json: bool, out: TextIO, err: TextIO, stdin: TextIO | None = None) -> int:

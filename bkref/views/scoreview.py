@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bkref.game.results import PlayerScore
+from bkref.game.words import count
 from bkref.io.breakdown import Breakdown, FinalBreakdown, RoundScore, RulingUse, breakdown
 from bkref.io.diagnostics import EXIT_UNREADABLE, exit_status
 from bkref.io.referee import STDIN, not_a_log_file
@@ -33,9 +34,8 @@ def _header(b: Breakdown) -> Text:
         text.append(f"; showing {b.player} only")
     text.append(f"\nThe game is {'complete' if b.complete else 'not complete'}: the log stops {b.stops}.")
     if not b.legal:
-        n = len(b.diagnostics)
         text.append(
-            f"\nIllegal log: {n} problem{'s' if n > 1 else ''} (listed on standard error); "
+            f"\nIllegal log: {count(len(b.diagnostics), 'problem')} (listed on standard error); "
             "illegal events are skipped, as validate does.",
             style="bold red",
         )

@@ -37,6 +37,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from bkref.game.engine import State
+from bkref.game.words import count
 from bkref.io.diagnostics import printable
 from bkref.io.referee import Step
 from bkref.views.render import (
@@ -104,7 +105,7 @@ def fit(lines: list[tuple[Text, bool]], room: int) -> list[Text]:
         keep.add(i)
     shown = [text for i, (text, _) in enumerate(lines) if i in keep]
     left_out = len(lines) - len(shown)
-    return [*shown, Text(f"… {left_out} more {'line' if left_out == 1 else 'lines'}: e shows the whole event", "dim")]
+    return [*shown, Text(f"… {count(left_out, 'more line')}: e shows the whole event", "dim")]
 
 
 def player_lines(state: State, seen_by: str | None) -> list[Text]:
