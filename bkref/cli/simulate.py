@@ -54,9 +54,8 @@ def simulate(
     The players are ann, bob, cid and dee, as many as --players, in seat order; each
     seat is played by a policy (--policy). The same players, seed and policies give the
     same log, byte for byte; each game of --games is the log a single run with its seed
-    writes. A policy that cannot be
-    loaded, raises, or returns a move that is not legal is a one-line error naming it
-    and the position (exit status 2).
+    writes. A policy that cannot be loaded, raises, or returns a move that is not legal
+    is a one-line error naming it and the position (exit status 2).
     """
     from bkref.bots.simulate import log_of, parse_options
 
