@@ -538,6 +538,11 @@ def winners(state: State) -> str:
 # -- the whole position ------------------------------------------------------------------
 
 
+def state_before(steps: Sequence[Step], index: int) -> State:
+    """The state before event ``index + 1`` of a replay: the one after the event before, or a new game."""
+    return steps[index - 1].state if index else State()
+
+
 def earlier_problems(steps: Sequence[Step], index: int) -> str | None:
     """How many problems the log had before event ``index + 1``, and on which lines."""
     earlier = [d.line for s in steps[:index] for d in s.diagnostics]
@@ -558,7 +563,7 @@ def position(steps: Sequence[Step], index: int, label: str, seen_by: str | None 
     """Everything shown after event ``index + 1`` of a replay: header, event, board, players."""
     step = steps[index]
     state = step.state
-    before = steps[index - 1].state if index else State()
+    before = state_before(steps, index)
     parts: list[RenderableType] = [
         Text(
             f"{printable(label)}: event {index + 1} of {len(steps)} (line {step.line})", no_wrap=True, overflow="ignore"

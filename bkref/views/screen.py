@@ -52,6 +52,7 @@ from bkref.views.render import (
     in_reserve,
     legend,
     stage,
+    state_before,
     stops_here,
     supply,
     tags,
@@ -79,7 +80,7 @@ def header(steps: Sequence[Step], index: int, label: str, width: int, seen_by: s
 def event_lines(steps: Sequence[Step], index: int, seen_by: str | None) -> list[tuple[Text, bool]]:
     """The event in words, its problems and what the log says around it; True marks what must show."""
     step = steps[index]
-    before = steps[index - 1].state if index else State()
+    before = state_before(steps, index)
     words = describe(step, before, seen_by)
     lines = [(Text(words[0], "bold"), True)] + [(Text(line), False) for line in words[1:]]
     # A problem as validate gives it, less the file's name, which the header shows.
@@ -159,7 +160,7 @@ def frame(
         words = fit(event_lines(steps, index, seen_by), max(room, 1))
         for text in words:
             text.no_wrap, text.overflow = True, "ellipsis"
-        shown = board(state, changed(steps[index - 1].state if index else State(), state))
+        shown = board(state, changed(state_before(steps, index), state))
         shown.no_wrap, shown.overflow = True, "crop"
         lines = top + _render(con, Group(*words, shown, *players), width) + below
     else:  # in place of the event, the board and the players

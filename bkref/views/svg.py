@@ -31,10 +31,9 @@ from html import escape
 from textwrap import wrap
 
 from bkref.game.catalog import BOARD, COLUMNS, LAVA, ROWS, SQUARES
-from bkref.game.engine import State
 from bkref.game.position import Position
 from bkref.io.referee import Step
-from bkref.views.render import FARM_CODES, TERRAIN, building, changed, describe, stage, tags
+from bkref.views.render import FARM_CODES, TERRAIN, building, changed, describe, stage, state_before, tags
 
 SEAT_COLOURS = ("#E69F00", "#56B4E9", "#CC79A7", "#009E73")
 """Okabe-Ito orange, sky blue, reddish purple and bluish green: distinct for colour-blind readers,
@@ -254,7 +253,7 @@ def picture(steps: Sequence[Step], index: int, label: str) -> str:
     """The position after event ``index + 1`` of a replay as a standalone SVG document."""
     step = steps[index]
     state = step.state
-    before = steps[index - 1].state if index else State()
+    before = state_before(steps, index)
     where = caption(steps, index)
     lines = [("title", line) for line in wrap(label, LINE * 2 // 3)] + [("", where)]
     lines += [("", line) for line in wrap(describe(step, before)[0], LINE)]
