@@ -27,7 +27,7 @@ from bkref.io.breakdown import final_breakdown
 from bkref.io.referee import Step
 from bkref.views.render import PLAYER_STYLES, changed, describe, harvest, players, stops_here, tags
 from bkref.views.scoreview import parchments, ranking
-from bkref.views.svg import CELL, STYLE, WIDTH, board_layer, caption, legend, marks, printed_cities, square
+from bkref.views.svg import STYLE, board_layer, canvas, caption, marks, printed_cities, square
 
 TOP = 24
 """Where the board's first row starts in the page's picture (below the column numbers)."""
@@ -237,11 +237,9 @@ go(D.start);
 def page(steps: Sequence[Step], index: int, label: str) -> str:
     """The whole replay of ``steps`` as one HTML page, opening at event ``index + 1``."""
     data, log = _data(steps, index)
-    players_ = steps[0].state.players
-    drawn_legend, legend_height = legend(players_, TOP + 10 * CELL + 8)
-    height = TOP + 10 * CELL + 8 + legend_height
+    svg, drawn_legend, _ = canvas(steps[0].state.players, TOP)
     board = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}">'
+        svg
         + board_layer(TOP)
         + printed_cities(TOP)
         + '<g id="marks"></g><g id="squares">'

@@ -243,6 +243,15 @@ def legend(players: Sequence[str], top: int) -> tuple[str, int]:
     return "\n".join(out), y - top
 
 
+def canvas(players: Sequence[str], top: int) -> tuple[str, str, int]:
+    """For a board whose first row starts at ``top``: the opening ``<svg>`` tag of the whole
+    picture, the legend drawn below the board, and the picture's height."""
+    drawn_legend, legend_height = legend(players, top + 10 * CELL + 8)
+    height = top + 10 * CELL + 8 + legend_height
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}">'
+    return svg, drawn_legend, height
+
+
 def caption(steps: Sequence[Step], index: int) -> str:
     """Where a replay stands after event ``index + 1``, as the picture and the page head it."""
     step = steps[index]
@@ -268,11 +277,10 @@ def picture(steps: Sequence[Step], index: int, label: str) -> str:
     seats = {p: i for i, p in enumerate(state.players)}
     letters = tags(state.players)
     position = state.position
-    drawn_legend, legend_height = legend(state.players, top + 10 * CELL + 8)
-    height = top + 10 * CELL + 8 + legend_height
+    svg, drawn_legend, height = canvas(state.players, top)
     parts = [
         '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}">',
+        svg,
         f"<title>{escape(label)}: {escape(where)}</title>",
         f"<style>{STYLE}</style>",
         f'<rect width="{WIDTH}" height="{height}" fill="#fff"/>',
