@@ -21,7 +21,7 @@ import msgspec
 from bkref.game.engine import State
 from bkref.game.events import Build, Deal, Draw, End, Event, Harvest, Pick
 from bkref.game.moves import legal_moves
-from bkref.game.words import count
+from bkref.game.words import count, joined
 from bkref.io.diagnostics import Diagnostic, exit_status
 from bkref.io.referee import STDIN, Step, not_a_log_file, play
 
@@ -30,17 +30,13 @@ class MovesError(Exception):
     """A log with no position to list, or a ``--to`` that names no event: one line for the user."""
 
 
-def _and(items: list[str]) -> str:
-    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
-
-
 def words(move: Event) -> str:
     """One legal move in words."""
     if isinstance(move, Pick):
-        kept = f"{move.player} keeps {_and(move.keep)}"
-        return f"{kept}, discards {_and(move.discard)}" if move.discard else kept
+        kept = f"{move.player} keeps {joined(move.keep)}"
+        return f"{kept}, discards {joined(move.discard)}" if move.discard else kept
     if isinstance(move, Build):
-        return f"{move.player} builds {move.card} on {_and(move.at)}"
+        return f"{move.player} builds {move.card} on {joined(move.at)}"
     if isinstance(move, Harvest):
         declared = [
             f"{p} declares {', '.join(f'{sq} {resource}' for sq, resource in posts.items())}"
@@ -55,7 +51,7 @@ def words(move: Event) -> str:
         ]
         return "the end" + (f": {'; '.join(chosen)}" if chosen else " (no copy card)")
     if isinstance(move, Draw):
-        return f"{move.player}'s provisions draws {_and(move.cards)}"
+        return f"{move.player}'s provisions draws {joined(move.cards)}"
     if isinstance(move, Deal):
         return f"the deal of round {move.round}, from the deck"
     return type(move).__name__.lower()

@@ -33,7 +33,7 @@ from bkref.game.engine import KEEP, State
 from bkref.game.events import Build, Deal, Draw, Event, Game, Harvest, Pick
 from bkref.game.fiefs import yield_of
 from bkref.game.position import Position
-from bkref.game.words import count
+from bkref.game.words import count, joined
 from bkref.io.diagnostics import printable
 from bkref.io.referee import Step
 from bkref.views.terminal import table as table_of
@@ -236,11 +236,6 @@ def stage(state: State) -> str:
     return {"setup": "before the game", "ending": "4 rounds harvested: the end is next", "over": "game over"}[phase]
 
 
-def _and(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _claims(position: Position, player: str, square: str) -> str:
     """What playing territory ``square`` does (P1), a camp on it included."""
     words = f"claims {_A_TERRAIN[BOARD[square].terrain]}"
@@ -283,17 +278,17 @@ def _plays(position: Position, player: str, card: str, seen_by: str | None) -> s
 def _claim(event: Event) -> str:
     """What a log line says happened, as written, for an event the referee skipped."""
     if isinstance(event, Game):
-        return f"a game for {_and(event.players)}"
+        return f"a game for {joined(event.players)}"
     if isinstance(event, Deal):
         return f"the deal of round {event.round}"
     if isinstance(event, Pick):
-        keeps = _and(event.keep) if event.keep else "nothing"
-        discard = f" and discards {_and(event.discard)}" if event.discard else ""
+        keeps = joined(event.keep) if event.keep else "nothing"
+        discard = f" and discards {joined(event.discard)}" if event.discard else ""
         return f"{event.player} picks for turn {event.turn}: keeps {keeps}{discard}"
     if isinstance(event, Draw):
-        return f"{event.player}'s provisions draws {_and(event.cards) if event.cards else 'nothing'}"
+        return f"{event.player}'s provisions draws {joined(event.cards) if event.cards else 'nothing'}"
     if isinstance(event, Build):
-        return f"{event.player} builds {event.card} on {_and(event.at) if event.at else 'no square'}"
+        return f"{event.player} builds {event.card} on {joined(event.at) if event.at else 'no square'}"
     if isinstance(event, Harvest):
         return f"the harvest of round {event.round}"
     return "the end of the game"
@@ -311,7 +306,7 @@ def _revealed(picks: dict[str, Pick | None], before: State, seen_by: str | None)
         else:
             lines += ["  " + _plays(before.position, p, card, seen_by) for card in pick.keep]
             if pick.discard:
-                discards = count(len(pick.discard), "card") if _hidden(p, seen_by) else _and(pick.discard)
+                discards = count(len(pick.discard), "card") if _hidden(p, seen_by) else joined(pick.discard)
                 lines.append(f"  {p} discards {discards}")
     return lines
 
@@ -337,7 +332,7 @@ def _pick_lines(step: Step, before: State, seen_by: str | None) -> list[str]:
     if len(picks) + 1 < len(before.players):
         hidden = "keeps 1 card and discards 1" if KEEP[len(before.players)] == 1 else "keeps 2 cards"
         if seen_by == event.player:  # a player knows their own pick
-            hidden = f"keeps {_and(event.keep)}" + (f" and discards {_and(event.discard)}" if event.discard else "")
+            hidden = f"keeps {joined(event.keep)}" + (f" and discards {joined(event.discard)}" if event.discard else "")
         face_down = f"{event.player} picks for turn {event.turn}: {hidden}, face down until every player has picked"
         return [*lines, face_down]
     own_problem = any(d.line == step.line for d in step.diagnostics)
@@ -359,7 +354,7 @@ def _describe(step: Step, before: State, seen_by: str | None) -> list[str]:
     if before.fields() == after.fields():  # the referee skipped the event: nothing of it happened
         return [f"{_claim(event)}: illegal, skipped (the position does not change)"]
     if isinstance(event, Game):
-        return [f"a game for {_and(event.players)}, in seat order"]
+        return [f"a game for {joined(event.players)}, in seat order"]
     if isinstance(event, Deal):
         closed = (
             [f"round {before.round} ends without its harvest event: it is harvested with no trading post declared"]
@@ -375,7 +370,7 @@ def _describe(step: Step, before: State, seen_by: str | None) -> list[str]:
         return _pick_lines(step, before, seen_by)
     if isinstance(event, Draw):
         drawn = [_card(card, event.player, seen_by) for card in event.cards]
-        return [f"{event.player}'s provisions draws {_and(drawn)}"] + [
+        return [f"{event.player}'s provisions draws {joined(drawn)}"] + [
             "  " + _plays(before.position, event.player, card, seen_by) for card in event.cards
         ]
     if isinstance(event, Build):
@@ -532,7 +527,7 @@ def winners(state: State) -> str:
     best = final.players[final.winners[0]].total
     if len(final.winners) == 1:
         return printable(f"{final.winners[0]} wins with {best}")
-    return printable(f"{_and(final.winners)} win with {best} (tied)")
+    return printable(f"{joined(final.winners)} win with {best} (tied)")
 
 
 # -- the whole position ------------------------------------------------------------------
@@ -549,7 +544,7 @@ def earlier_problems(steps: Sequence[Step], index: int) -> str | None:
     if not earlier:
         return None
     where = sorted(set(earlier))
-    lines = f"{'line' if len(where) == 1 else 'lines'} {_and([str(n) for n in where])}"
+    lines = f"{'line' if len(where) == 1 else 'lines'} {joined([str(n) for n in where])}"
     return f"{count(len(earlier), 'earlier problem')} in this log, on {lines}"
 
 
