@@ -75,8 +75,8 @@ def test_the_points_only_score_is_the_explained_score_without_words(path: Path) 
     """The referee scores with ``explain=False``: the same points and rulings, every ``counted`` empty."""
     state = check(path).state
     explained = final_score(state)
-    bare = final_score(state, state.board_fiefs, explain=False)
-    assert final_score(state, state.board_fiefs) == explained  # the fiefs known from the 4th harvest change nothing
+    bare = final_score(state, explain=False)
+    assert final_score(state, state.board_fiefs.board) == explained  # the board read at the 4th harvest changes nothing
     assert (bare.ranking, bare.winners, bare.rulings) == (explained.ranking, explained.winners, explained.rulings)
     for p, row in explained.players.items():
         plain = bare.players[p]

@@ -1,9 +1,11 @@
 """The referee's fast paths give exactly the figures of the explaining code (hypothesis).
 
 - Harvests: fiefs found on bitmasks (``fiefs.harvest``) against a plain flood fill over
-  the board's squares, with each square's city strength and production as ``score``
-  explains them (``fiefs.city_strength``, ``fiefs.produces``): random positions, and
-  every harvest of simulated games.
+  the board's squares, with each square's city strength and production read plainly
+  from the rules (``city_strength``, ``produces`` below): random positions, and every
+  harvest of simulated games.
+- What the missions count (``scoring.Holdings``, on bitmasks) against the same plain
+  reading of the squares: random positions.
 - Final scores: the referee's points-only scoring against the explaining one (every
   parchment's sentence), on simulated games under random rulings.
 
@@ -12,23 +14,41 @@ Every property runs a bounded, derandomized number of examples.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bkref.bots.simulate import simulate
-from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, LUXURY_RESOURCES, SQUARES
+from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, CORNERS, LUXURY_RESOURCES, SQUARES
 from bkref.game.engine import State
 from bkref.game.events import Harvest, Rulings
-from bkref.game.fiefs import city_strength, harvest, produces
+from bkref.game.fiefs import RESOURCES, Board, harvest
 from bkref.game.position import Position
 from bkref.game.results import FinalScore
-from bkref.game.scoring import final_score
+from bkref.game.scoring import MISSIONS, Holdings, final_score
 
 BOUNDED = settings(derandomize=True, deadline=None)
 PLAYERS = ("ann", "bob", "cid", "dee")
 BUILDINGS = sorted(card.id for card in CARDS.values() if card.kind in ("city", "farm"))
 EMPTY = [sq for sq in SQUARES if not BOARD[sq].printed_city]
 ORDER = {name: i for i, name in enumerate(BASIC_RESOURCES + LUXURY_RESOURCES)}
+
+
+def city_strength(position: Position, square: str) -> int:
+    """The strength of the city on ``square`` (a printed city counts 1), 0 if none (H3)."""
+    if BOARD[square].printed_city:
+        return 1
+    building = position.building.get(square, "")
+    return CARDS[building].strength if building in CARDS and CARDS[building].kind == "city" else 0
+
+
+def produces(position: Position, square: str) -> list[str]:
+    """What ``square`` produces: its terrain's resource, then its farm's or its declared post's (E2, H1)."""
+    out = [BOARD[square].resource] if BOARD[square].resource else []
+    building = position.building.get(square)
+    made = position.declared.get(square) if building == "trading_post" else building and CARDS[building].produces
+    return out + ([made] if made else [])
 
 
 def plain_fiefs(position: Position, player: str) -> list[tuple[tuple[str, ...], int, tuple[str, ...], int]]:
@@ -88,6 +108,33 @@ def positions(draw: st.DrawFn) -> tuple[Position, tuple[str, ...]]:
 @given(positions())
 def test_harvest_on_bitmasks_gives_the_fiefs_of_a_plain_flood_fill(drawn: tuple[Position, tuple[str, ...]]) -> None:
     assert_harvest_as_explained(*drawn)
+
+
+@settings(BOUNDED, max_examples=200)
+@given(positions())
+def test_the_missions_count_on_bitmasks_what_a_plain_reading_counts(drawn: tuple[Position, tuple[str, ...]]) -> None:
+    position, players = drawn
+    board = Board.of(position, players)
+    for p in players:
+        h = Holdings(p, board, explain=False)
+        squares = [sq for sq in SQUARES if position.owner.get(sq) == p]
+        made = Counter(r for sq in squares for r in produces(position, sq))
+        fiefs = plain_fiefs(position, p)
+        assert [h.produced(r) for r in RESOURCES] == [made[r] for r in RESOURCES]
+        assert h.cities == sum(1 for sq in squares if city_strength(position, sq))
+        plain = {
+            "explorer": 3 * sum(sq in CORNERS for sq in squares),
+            "diplomat": sum(BOARD[sq].on_edge for sq in squares),
+            "master_of_the_mountains": 2 * sum(BOARD[sq].terrain == "mountain" for sq in squares),
+            "merchant": 3 * sum(made[r] for r in LUXURY_RESOURCES),
+            "carrotistador": 4 * sum(len(f[0]) >= 3 for f in fiefs),
+            "harecingetorix": len(fiefs),
+            "bun_shee": 2 * sum(1 for f in fiefs if not f[2] for sq in f[0] if city_strength(position, sq)),
+            "panpan_the_barbarian": 2
+            * sum(1 for sq in squares if not city_strength(position, sq) and not produces(position, sq)),
+            "little_prince": sum(sorted(f[3] for f in fiefs)[:-1]),
+        }
+        assert {mission: MISSIONS[mission](h)[0] for mission in plain} == plain
 
 
 def points(final: FinalScore) -> dict[str, object]:

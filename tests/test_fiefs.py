@@ -4,25 +4,31 @@ from __future__ import annotations
 
 import pytest
 
-from bkref.game.fiefs import city_strength, connected, fiefs, harvest, harvest_carrots, produces, regions
+from bkref.game.catalog import BOARD_ORDER
+from bkref.game.fiefs import RESOURCES, Board, connected, fiefs, harvest, harvest_carrots, mask, names, regions
 from bkref.game.position import Position
 
 
 def test_city_strength_counts_printed_cities_as_one() -> None:
     p = Position(building={"A1": "city3", "A2": "city2", "A3": "farm_mushroom"})
-    assert [city_strength(p, sq) for sq in ("A4", "A1", "A2", "A3", "A5")] == [1, 3, 2, 0, 0]
+    board = Board.of(p, ())
+    squares = ("A4", "A1", "A2", "A3", "A5")
+    assert [board.strength[BOARD_ORDER[sq]] for sq in squares] == [1, 3, 2, 0, 0]
+    assert names(board.cities & mask(squares)) == ("A1", "A2", "A4")
 
 
 def test_a_square_produces_its_terrain_then_its_farm_or_declared_post() -> None:
     p = Position(building={"A1": "farm_mushroom", "A2": "trading_post", "A3": "trading_post", "A5": "city1"})
     p.declared = {"A2": "fish"}
-    assert [produces(p, sq) for sq in ("A1", "A2", "A3", "A4", "A5")] == [
-        ["wood", "mushroom"],
-        ["wood", "fish"],
-        ["wood"],  # an undeclared post produces nothing of its own (H1)
-        [],  # a printed city produces nothing
-        ["fish"],
+    board = Board.of(p, ())
+    assert [names(board.resources[BOARD_ORDER[sq]], RESOURCES) for sq in ("A1", "A2", "A3", "A4", "A5")] == [
+        ("wood", "mushroom"),
+        ("wood", "fish"),
+        ("wood",),  # an undeclared post produces nothing of its own (H1)
+        (),  # a printed city produces nothing
+        ("fish",),
     ]
+    assert [names(made) for made in board.made if made] == [("A2",), ("A1",)]  # fish, then mushroom
 
 
 @pytest.mark.parametrize(("a", "b"), [("A2", "J10"), ("J10", "A2"), ("A1", "J9"), ("J9", "A1")])

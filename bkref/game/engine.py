@@ -33,7 +33,7 @@ from typing import NamedTuple
 from bkref.game import scoring
 from bkref.game.catalog import BOARD, CARDS, COPY_CARDS, DECK_SIZE
 from bkref.game.events import FORMAT, Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
-from bkref.game.fiefs import Harvested, connected, fiefs, harvest, harvest_carrots
+from bkref.game.fiefs import Board, Harvested, connected, fiefs, harvest, harvest_carrots
 from bkref.game.position import Position
 from bkref.game.results import Fief, FinalScore
 from bkref.game.words import count
@@ -80,17 +80,6 @@ def _cards(ids: list[str]) -> str:
     return ", ".join(ids) if ids else "nothing"
 
 
-def _take(hand: list[str], cards: list[str]) -> list[str] | None:
-    """``hand`` without ``cards`` (as a multiset), or None if a card is missing."""
-    rest = list(hand)
-    for card in cards:
-        try:
-            rest.remove(card)
-        except ValueError:
-            return None
-    return rest
-
-
 class State:
     """A game in progress, as the referee sees it.
 
@@ -119,7 +108,7 @@ class State:
         self.camps_placed: dict[str, int] = {}
         self.camp_floor = 0
         self.harvests: list[Mapping[str, list[Fief]]] = []  # each harvest's fiefs, by player
-        self.board_fiefs: Mapping[str, list[Fief]] | None = None  # the fiefs of the board as it stands, if known
+        self.board_fiefs: Harvested | None = None  # the fiefs of the board as it stands, if known
         self.copies: dict[str, dict[str, str | None]] = {}
         self.final: FinalScore | None = None  # points only: see final_explained
 
@@ -250,7 +239,11 @@ class State:
     def final_explained(self) -> FinalScore | None:
         """``final`` with what each parchment counted; ``final`` itself holds the points only,
         unless an ``expect`` of the end event disagreed (X1)."""
-        return None if self.final is None else scoring.final_score(self, self.board_fiefs)
+        return None if self.final is None else scoring.final_score(self, self._board())
+
+    def _board(self) -> Board | None:
+        """The board as it stands read into bitmasks, if a harvest read it and nothing changed since."""
+        return None if self.board_fiefs is None else self.board_fiefs.board
 
     def where(self) -> str:
         """Where the game stands, in words: "round 2, turn 3", "after the 4th harvest"."""
@@ -439,20 +432,22 @@ def _pass_direction(rnd: int) -> str:
 
 
 def _on_pick(state: State, event: Pick, found: list[Violation]) -> None:
-    if state.phase != "exploring" or event.round != state.round or event.player not in state.left:
+    p = event.player
+    if state.phase != "exploring" or event.round != state.round or p not in state.left:
         state._expect_phase("exploring", "a pick for round %d, turn %d", event.round, event.turn)
         state._expect_round(event.round, "the pick")
-        state._player(event.player)
-    p = event.player
-    if state.turn < event.turn <= state.turns_per_round:
-        while state.turn < event.turn:
-            _close_turn(state, found)
+        state._player(p)
     if event.turn != state.turn:
-        raise Skip("T1", f"the pick is marked turn {event.turn}, but the round is in turn {state.turn}")
-    if p in state.picks:
+        if state.turn < event.turn <= state.turns_per_round:
+            while state.turn < event.turn:
+                _close_turn(state, found)
+        if event.turn != state.turn:
+            raise Skip("T1", f"the pick is marked turn {event.turn}, but the round is in turn {state.turn}")
+    picks = state.picks
+    if p in picks:
         raise Skip("T1", f"{p} picks a second time in turn {state.turn}")
-    state.picks[p] = _legal_pick(state, event, found)
-    if len(state.picks) == state.seats:
+    picks[p] = _legal_pick(state, event, found)
+    if len(picks) == state.seats:
         _reveal(state, found)
 
 
@@ -463,8 +458,8 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
     the whole hand after an illegal one.
     """
     p, n = event.player, state.seats
-    hand = state.hands[p] = state.hand_now(p)
     if n == 2:
+        hand = state.hands[p] = state.hand_now(p)
         rule = "D3"
         discard = event.discard or []
         if len(event.keep) != 1 or len(discard) != 1:
@@ -478,6 +473,7 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
             return None
         chosen = event.keep + discard
     else:
+        hand = state.hands[p]
         rule = "D2"
         if event.discard is not None:
             found.append(Violation(rule, f"{p} discards {_cards(event.discard)}; only 2-player games discard"))
@@ -490,8 +486,13 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
             )
             return None
         chosen = event.keep
-    rest = _take(hand, chosen)
-    if rest is not None:
+    rest = hand.copy()
+    try:
+        for card in chosen:
+            rest.remove(card)
+    except ValueError:
+        pass
+    else:
         state.hands[p] = rest
         return event
     card = next(c for c in chosen if chosen.count(c) > hand.count(c))
@@ -523,11 +524,16 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
 
 def _reveal(state: State, found: list[Violation]) -> None:
     """Every player has picked: play the kept cards in seat order (D4) and pass (D5)."""
+    picks, play_card = state.picks, state.play_card
+    limited = state.rulings.rabbit_limit == "pieces"  # R6: a territory may find no rabbit left (S5)
     for p in state.players:
-        pick = state.picks[p]
+        pick = picks[p]
         if pick is not None:  # an illegal pick plays nothing
             for card in pick.keep:
-                _play_claiming(state, p, card, found)
+                if limited:
+                    _play_claiming(state, p, card, found)
+                else:
+                    play_card(p, card)
     rests = state.hands
     to, back = (state.left, state.right) if _pass_direction(state.round) == "left" else (state.right, state.left)
     state.hands = {to[p]: rest for p, rest in rests.items()}
@@ -794,13 +800,14 @@ def _on_end(state: State, event: End, found: list[Violation]) -> None:
     for p in event.expect or {}:
         state._player(p, "expect")
     state.copies = _legal_copies(state, event, found)
-    final = state.final = scoring.final_score(state, state.board_fiefs, explain=False)  # points only
+    board = state._board()
+    final = state.final = scoring.final_score(state, board, explain=False)  # points only
     state.phase = "over"
     for p, expected in (event.expect or {}).items():
         got = final.players[p].total
         if got != expected:
             row = final.players[p]
-            state.final = scoring.final_score(state, state.board_fiefs)  # with what each parchment counted
+            state.final = scoring.final_score(state, board)  # with what each parchment counted
             found.append(
                 Violation(
                     "X1",

@@ -12,12 +12,16 @@ strength x wealth golden carrots.
 >>> p.building.update({"B2": "city3", "A3": "farm_mushroom"})
 >>> [(f.squares, f.strength, f.resources, f.carrots) for f in fiefs(p, "ann")]
 [(('A2', 'A3', 'A4', 'B2', 'B3', 'B4'), 5, ('wood', 'fish', 'mushroom'), 15)]
+
+The work is done on bitmasks: square i of the board (reading order, A1 first) is bit
+i, resource k of ``RESOURCES`` is bit k. A position is read once into a ``Board`` of
+such masks, and a fief is kept as ``(squares, strength, resources)`` in those bits
+until its ``Fief`` is asked for.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, BOARD_ORDER, CARDS, LUXURY_RESOURCES, SQUARES
@@ -26,97 +30,20 @@ from bkref.game.results import Fief
 if TYPE_CHECKING:
     from bkref.game.position import Position
 
+RESOURCES = BASIC_RESOURCES + LUXURY_RESOURCES
+"""Every resource, basic then luxury: the order a fief lists what it produces."""
 
-_PRINTED = frozenset(name for name, square in BOARD.items() if square.printed_city)
-_TERRAIN = {name: square.resource for name, square in BOARD.items()}
+_BIT = {name: 1 << i for i, name in enumerate(SQUARES)}
+RESOURCE_INDEX = {name: k for k, name in enumerate(RESOURCES)}
+"""Each resource's place in ``RESOURCES``: its bit in a fief's resources."""
+_ADJACENT = [sum(_BIT[other] for other in ADJACENT[name]) for name in SQUARES]
 _STRENGTH = {card.id: card.strength for card in CARDS.values() if card.kind == "city"}
 _MAKES = {card.id: card.produces for card in CARDS.values() if card.produces}
-
-
-def city_strength(position: Position, square: str) -> int:
-    """The strength of the city on ``square`` (printed cities count 1), 0 if none."""
-    if square in _PRINTED:
-        return 1
-    return _STRENGTH.get(position.building.get(square, ""), 0)
-
-
-def produces(position: Position, square: str) -> list[str]:
-    """What ``square`` produces: its terrain resource, then its farm's (E2, H3)."""
-    out = []
-    terrain = _TERRAIN[square]
-    if terrain:
-        out.append(terrain)
-    building = position.building.get(square)
-    made = position.declared.get(square) if building == "trading_post" else _MAKES.get(building or "")
-    if made:
-        out.append(made)
-    return out
-
-
-_STATIC = {name: (1 if name in _PRINTED else 0, _TERRAIN[name]) for name in SQUARES}
-"""Each square's printed strength and terrain resource."""
-
-
-def tally(position: Position, squares: Iterable[str]) -> tuple[Counter[str], int]:
-    """What ``squares`` produce, unit by unit (E2), and how many hold a city (E3).
-
-    >>> from bkref.game.position import Position
-    >>> p = Position()
-    >>> p.building.update({"A1": "farm_mushroom", "A2": "city2"})
-    >>> tally(p, ["A1", "A2", "A4"])
-    (Counter({'wood': 2, 'mushroom': 1}), 2)
-    """
-    building, declared = position.building, position.declared
-    production: Counter[str] = Counter()
-    cities = 0
-    for sq in squares:
-        printed, terrain = _STATIC[sq]
-        if terrain:
-            production[terrain] += 1
-        on = building.get(sq)
-        if on:
-            if on in _STRENGTH:
-                cities += 1
-            made = declared.get(sq) if on == "trading_post" else _MAKES.get(on)
-            if made:
-                production[made] += 1
-        elif printed:
-            cities += 1
-    return production, cities
-
-
-def yield_of(fiefs: Iterable[Fief]) -> int:
-    """The golden carrots ``fiefs`` yield together at a harvest (H4)."""
-    return sum(f.carrots for f in fiefs)
-
-
-def fiefs(position: Position, player: str) -> list[Fief]:
-    """Every fief of ``player`` in ``position`` (H2), in board order."""
-    return harvest(position, (player,))[player]
-
-
-def regions(position: Position, player: str) -> list[tuple[str, ...]]:
-    """The player's fiefs as square tuples in board order, sorted by first square."""
-    return [_names(mask, SQUARES) for mask, _, _ in _areas(position, player)]
-
-
-def connected(position: Position, player: str, a: str, b: str) -> bool:
-    """True when squares ``a`` and ``b`` lie in one fief of ``player`` (H2)."""
-    both = _BIT[a] | _BIT[b]
-    return any(mask & both == both for mask, _, _ in _areas(position, player))
-
-
-# -- fiefs on bitmasks ----------------------------------------------------------------
-# Square i of SQUARES (board order) is bit i; resource k of _RESOURCES is bit k. A fief
-# is kept as (squares, strength, resources) in those bits until its Fief is asked for.
-
-_RESOURCES = BASIC_RESOURCES + LUXURY_RESOURCES
-_BIT = {name: 1 << i for i, name in enumerate(SQUARES)}
-_RESOURCE_BIT = {name: 1 << k for k, name in enumerate(_RESOURCES)}
-_ADJACENT = [sum(_BIT[other] for other in ADJACENT[name]) for name in SQUARES]
-_PRINTED_STRENGTH = [1 if name in _PRINTED else 0 for name in SQUARES]
-_TERRAIN_RESOURCE = [_RESOURCE_BIT[r] if (r := _TERRAIN[name]) else 0 for name in SQUARES]
-_MAKES_BIT = {farm: _RESOURCE_BIT[made] for farm, made in _MAKES.items() if made}
+_PRINTED_CITIES = sum(_BIT[name] for name, square in BOARD.items() if square.printed_city)
+_PRINTED_STRENGTH = [1 if BOARD[name].printed_city else 0 for name in SQUARES]
+_TERRAIN_RESOURCE = [1 << RESOURCE_INDEX[r] if (r := BOARD[name].resource) else 0 for name in SQUARES]
+TERRAIN = tuple(sum(_BIT[name] for name in SQUARES if BOARD[name].resource == r) for r in RESOURCES)
+"""For each resource of ``RESOURCES``, the squares whose terrain produces it."""
 _NOTHING = [0] * len(SQUARES)
 """No strength and no resources on any square: for fiefs asked for their squares only."""
 
@@ -124,14 +51,52 @@ Group = tuple[int, int, int]
 """A fief as bitmasks: its squares, its strength, its resources."""
 
 
-def _masks(position: Position, players: tuple[str, ...]) -> dict[str, int]:
-    """Each player's controlled squares as a bitmask."""
-    mine = dict.fromkeys(players, 0)
-    bit = _BIT
-    for sq, who in position.owner.items():
-        if who in mine:
-            mine[who] |= bit[sq]
-    return mine
+def mask(squares: Iterator[str] | list[str] | tuple[str, ...]) -> int:
+    """The bitmask of ``squares``."""
+    return sum(_BIT[sq] for sq in squares)
+
+
+def names(bits: int, of: tuple[str, ...] = SQUARES) -> tuple[str, ...]:
+    """The names (squares, or ``RESOURCES``) of the bits set in ``bits``, lowest first."""
+    out = []
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        out.append(of[low.bit_length() - 1])
+    return tuple(out)
+
+
+def _split(mine: int, seeds: int, links: list[int], strength: list[int], resources: list[int]) -> list[Group]:
+    """The fiefs of the squares ``mine`` that hold a square of ``seeds`` (all of them when
+    ``seeds`` is ``mine``), by first square: a breadth-first search on bits."""
+    out = []
+    rest = mine
+    while seeds:
+        group = seeds & -seeds
+        rest ^= group
+        i = group.bit_length() - 1
+        todo = links[i] & rest
+        if not todo:  # a fief of one square: the most common kind
+            seeds ^= group
+            out.append((group, strength[i], resources[i]))
+            continue
+        total, made = strength[i], resources[i]
+        rest ^= todo
+        group |= todo
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            i = low.bit_length() - 1
+            total += strength[i]
+            made |= resources[i]
+            new = links[i] & rest
+            if new:
+                rest ^= new
+                todo |= new
+                group |= new
+        seeds &= rest
+        out.append((group, total, made))
+    return out
 
 
 def _links(position: Position) -> list[int]:
@@ -145,101 +110,161 @@ def _links(position: Position) -> list[int]:
     return links
 
 
+class Board:
+    """A position read into bitmasks once (``Board.of``): what harvests and the final
+    scoring count. It is a snapshot: later changes to the position do not reach it.
+
+    ``owned`` holds each player's squares; ``strength`` and ``resources`` each square's
+    city strength (H3) and what it produces (E2, H1: a trading post only what its owner
+    declared); ``cities`` the squares holding a city, printed or built; ``made`` for
+    each resource of ``RESOURCES``, the squares whose building makes it (terrain is
+    ``TERRAIN``).
+    """
+
+    __slots__ = ("_fiefs", "cities", "links", "made", "owned", "resources", "strength")
+
+    def __init__(
+        self,
+        owned: dict[str, int],
+        links: list[int],
+        strength: list[int],
+        resources: list[int],
+        cities: int,
+        made: list[int],
+    ) -> None:
+        self.owned = owned
+        self.links = links
+        self.strength = strength
+        self.resources = resources
+        self.cities = cities
+        self.made = made
+        self._fiefs: dict[str, list[Group]] = {}
+
+    @classmethod
+    def of(cls, position: Position, players: tuple[str, ...]) -> Board:
+        """The board of ``position`` for ``players`` (the squares of others are left out)."""
+        owned = dict.fromkeys(players, 0)
+        bit = _BIT
+        for sq, who in position.owner.items():
+            if who in owned:
+                owned[who] |= bit[sq]
+        strength, resources = list(_PRINTED_STRENGTH), list(_TERRAIN_RESOURCE)
+        cities = _PRINTED_CITIES
+        made = [0] * len(RESOURCES)
+        declared = position.declared
+        for sq, on in position.building.items():
+            i = BOARD_ORDER[sq]
+            if on in _STRENGTH:
+                strength[i] += _STRENGTH[on]
+                cities |= 1 << i
+                continue
+            product = declared.get(sq) if on == "trading_post" else _MAKES.get(on)
+            if product:
+                k = RESOURCE_INDEX[product]
+                resources[i] |= 1 << k
+                made[k] |= 1 << i
+        return cls(owned, _links(position), strength, resources, cities, made)
+
+    def __reduce__(self) -> tuple[type[Board], tuple[dict[str, int], list[int], list[int], list[int], int, list[int]]]:
+        return Board, (self.owned, self.links, self.strength, self.resources, self.cities, self.made)
+
+    def fiefs(self, player: str) -> list[Group]:
+        """``player``'s fiefs, by first square (found once, then kept)."""
+        found = self._fiefs.get(player)
+        if found is None:
+            mine = self.owned[player]
+            found = self._fiefs[player] = _split(mine, mine, self.links, self.strength, self.resources)
+        return found
+
+    def carrots(self, player: str) -> int:
+        """What ``player``'s fiefs yield at a harvest (H4). Only a fief with a city yields,
+        so only those are searched."""
+        mine = self.owned[player]
+        fiefs = _split(mine, mine & self.cities, self.links, self.strength, self.resources)
+        return sum(strength * made.bit_count() for _, strength, made in fiefs)
+
+    def produced(self, player: str, resource: int) -> int:
+        """How many units of resource ``resource`` (its index in ``RESOURCES``) ``player``'s
+        squares produce (E2): terrain and buildings both count."""
+        mine = self.owned[player]
+        return (mine & TERRAIN[resource]).bit_count() + (mine & self.made[resource]).bit_count()
+
+    def producing(self) -> int:
+        """The squares that produce anything (E2)."""
+        out = 0
+        for terrain, made in zip(TERRAIN, self.made, strict=True):
+            out |= terrain | made
+        return out
+
+
+def fief(group: Group) -> Fief:
+    """The ``Fief`` of a fief kept as bitmasks."""
+    squares, strength, made = group
+    resources = names(made, RESOURCES)
+    return Fief(names(squares), strength, resources, strength * len(resources))
+
+
+def fiefs(position: Position, player: str) -> list[Fief]:
+    """Every fief of ``player`` in ``position`` (H2), in board order."""
+    return [fief(group) for group in Board.of(position, (player,)).fiefs(player)]
+
+
+def regions(position: Position, player: str) -> list[tuple[str, ...]]:
+    """The player's fiefs as square tuples in board order, sorted by first square."""
+    return [names(group) for group, _, _ in _areas(position, player)]
+
+
+def connected(position: Position, player: str, a: str, b: str) -> bool:
+    """True when squares ``a`` and ``b`` lie in one fief of ``player`` (H2)."""
+    both = _BIT[a] | _BIT[b]
+    return any(group & both == both for group, _, _ in _areas(position, player))
+
+
 def _areas(position: Position, player: str) -> list[Group]:
     """``player``'s fiefs by their squares only (strength and resources left at 0), by first square."""
-    return _split(_masks(position, (player,))[player], _links(position), _NOTHING, _NOTHING)
+    mine = mask([sq for sq, who in position.owner.items() if who == player])
+    return _split(mine, mine, _links(position), _NOTHING, _NOTHING)
 
 
-def _yields(position: Position) -> tuple[list[int], list[int]]:
-    """Each square's city strength (H3) and the resources it produces (E2, H1), by square."""
-    strength, resources = list(_PRINTED_STRENGTH), list(_TERRAIN_RESOURCE)
-    declared = position.declared
-    for sq, on in position.building.items():
-        i = BOARD_ORDER[sq]
-        if on in _STRENGTH:
-            strength[i] += _STRENGTH[on]
-        elif on == "trading_post":
-            made = declared.get(sq)
-            if made:
-                resources[i] |= _RESOURCE_BIT[made]
-        elif on in _MAKES_BIT:
-            resources[i] |= _MAKES_BIT[on]
-    return strength, resources
-
-
-def _split(mine: int, links: list[int], strength: list[int], resources: list[int]) -> list[Group]:
-    """The squares of ``mine`` split into fiefs (a breadth-first search on bits), by first square."""
-    out = []
-    rest = mine
-    while rest:
-        todo = group = rest & -rest
-        rest ^= todo
-        total = made = 0
-        while todo:
-            low = todo & -todo
-            todo ^= low
-            i = low.bit_length() - 1
-            total += strength[i]
-            made |= resources[i]
-            new = links[i] & rest
-            if new:
-                rest ^= new
-                todo |= new
-                group |= new
-        out.append((group, total, made))
-    return out
-
-
-def _names(mask: int, names: tuple[str, ...]) -> tuple[str, ...]:
-    """The names of the bits set in ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        out.append(names[low.bit_length() - 1])
-    return tuple(out)
+def yield_of(fiefs: list[Fief] | tuple[Fief, ...]) -> int:
+    """The golden carrots ``fiefs`` yield together at a harvest (H4)."""
+    return sum(f.carrots for f in fiefs)
 
 
 class Harvested(Mapping[str, list[Fief]]):
     """Every player's fiefs at one harvest, by player; ``carrots`` holds each one's yield.
 
-    The fiefs are kept as bitmasks: a player's ``Fief`` objects are built the first time
-    they are asked for (``harvested[player]``), by the score, the replay or an X1 message.
+    It keeps the ``board`` it was harvested on: a player's ``Fief`` objects are built the
+    first time they are asked for (``harvested[player]``), by the score, the replay or an
+    X1 message.
     """
 
-    __slots__ = ("_built", "_groups", "carrots")
+    __slots__ = ("_built", "board", "carrots")
 
-    def __init__(self, groups: dict[str, list[Group]]) -> None:
-        self._groups = groups
+    def __init__(self, board: Board) -> None:
+        self.board = board
         self._built: dict[str, list[Fief]] = {}
-        self.carrots = {p: sum(strength * made.bit_count() for _, strength, made in g) for p, g in groups.items()}
+        self.carrots = {p: board.carrots(p) for p in board.owned}
 
     def __getitem__(self, player: str) -> list[Fief]:
         built = self._built.get(player)
         if built is None:
-            built = self._built[player] = [_fief(*group) for group in self._groups[player]]
+            built = self._built[player] = [fief(group) for group in self.board.fiefs(player)]
         return built
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._groups)
+        return iter(self.board.owned)
 
-    def __reduce__(self) -> tuple[type[Harvested], tuple[dict[str, list[Group]]]]:
-        return Harvested, (self._groups,)  # pickled and copied as its bitmasks, in both builds
+    def __reduce__(self) -> tuple[type[Harvested], tuple[Board]]:
+        return Harvested, (self.board,)  # pickled and copied as its bitmasks, in both builds
 
     def __len__(self) -> int:
-        return len(self._groups)
-
-
-def _fief(squares: int, strength: int, made: int) -> Fief:
-    resources = _names(made, _RESOURCES)
-    return Fief(_names(squares, SQUARES), strength, resources, strength * len(resources))
+        return len(self.board.owned)
 
 
 def harvest(position: Position, players: tuple[str, ...]) -> Harvested:
     """Every player's fiefs at once (H2-H4), with one pass over the board."""
-    links = _links(position)
-    strength, resources = _yields(position)
-    return Harvested({p: _split(mine, links, strength, resources) for p, mine in _masks(position, players).items()})
+    return Harvested(Board.of(position, players))
 
 
 def harvest_carrots(harvested: Mapping[str, list[Fief]], player: str) -> int:

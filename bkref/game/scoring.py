@@ -19,19 +19,18 @@ scoresheet does.
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Final
 
 import msgspec
 
 from bkref.game.catalog import BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES
-from bkref.game.fiefs import city_strength, fiefs, harvest_carrots, produces, tally
+from bkref.game.fiefs import RESOURCE_INDEX, Board, Group, harvest_carrots, mask, names
 from bkref.game.position import Position
-from bkref.game.results import Fief, FinalScore, ParchmentRow, PlayerScore
+from bkref.game.results import FinalScore, ParchmentRow, PlayerScore
 from bkref.game.words import count
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
 
     from bkref.game.engine import State
     from bkref.game.events import Rulings
@@ -53,53 +52,40 @@ RULING_IDS: Final = {
 
 
 class Holdings:
-    """What one player has at the end, as the missions count it (E2-E4).
+    """What one player has at the end, as the missions count it (E2-E4), read from the
+    board's bitmasks (``bkref.game.fiefs.Board``).
 
-    The fiefs, production and cities are found the first time a mission asks for them.
     ``explain`` false leaves the missions' sentences empty: the points only.
     """
 
-    def __init__(
-        self,
-        player: str,
-        position: Position,
-        squares: list[str],
-        known: Mapping[str, list[Fief]] | None = None,
-        explain: bool = True,
-    ) -> None:
+    def __init__(self, player: str, board: Board, explain: bool = True) -> None:
         self.player = player
-        self.position = position
-        self.squares = squares
+        self.board = board
+        self.mine = board.owned[player]
         self.explain = explain
-        self._known = known
-        self._fiefs: list[Fief] | None = None
-        self._tally: tuple[Counter[str], int] | None = None
 
     @classmethod
     def of(cls, position: Position, player: str) -> Holdings:
         """The holdings of ``player`` in ``position``."""
-        return cls(player, position, position.controlled(player))
+        return cls(player, Board.of(position, (player,)))
+
+    def count(self, squares: int) -> int:
+        """How many of the player's squares are among ``squares`` (a bitmask)."""
+        return (self.mine & squares).bit_count()
 
     @property
-    def fiefs(self) -> list[Fief]:
-        if self._fiefs is None:
-            known = self._known
-            self._fiefs = known[self.player] if known is not None else fiefs(self.position, self.player)
-        return self._fiefs
+    def fiefs(self) -> list[Group]:
+        """The player's fiefs, as bitmasks (squares, strength, resources)."""
+        return self.board.fiefs(self.player)
 
-    @property
-    def production(self) -> Counter[str]:
-        """What the player's squares produce, unit by unit (E2)."""
-        if self._tally is None:
-            self._tally = tally(self.position, self.squares)
-        return self._tally[0]
+    def produced(self, resource: str) -> int:
+        """How many units of ``resource`` the player's squares produce (E2)."""
+        return self.board.produced(self.player, RESOURCE_INDEX[resource])
 
     @property
     def cities(self) -> int:
         """How many of the player's squares hold a city (E3)."""
-        if self._tally is None:
-            self._tally = tally(self.position, self.squares)
-        return self._tally[1]
+        return self.count(self.board.cities)
 
 
 def _walk(
@@ -155,37 +141,36 @@ _PLURAL = {"wood": "wood", "fish": "fish", "carrot": "carrots"}
 
 def _produced(resource: str, unit: int) -> MissionScore:
     """``unit`` per ``resource`` produced (E2)."""
-    return lambda h: _per(h, unit, h.production[resource], f"{resource} produced", f"{_PLURAL[resource]} produced")
+    return lambda h: _per(h, unit, h.produced(resource), f"{resource} produced", f"{_PLURAL[resource]} produced")
 
 
 def _produced_at_least(resource: str, points: int, least: int) -> MissionScore:
     """``points`` if at least ``least`` ``resource`` produced (E2)."""
     return lambda h: _threshold(
-        h, points, h.production[resource], least, f"{resource} produced", f"{_PLURAL[resource]} produced"
+        h, points, h.produced(resource), least, f"{resource} produced", f"{_PLURAL[resource]} produced"
     )
 
 
 def _corners(h: Holdings) -> tuple[int, str]:
-    mine = [sq for sq in h.squares if sq in CORNERS]
-    points, counted = _per(h, 3, len(mine), "corner", "corners")
-    return points, counted + (f" ({', '.join(sorted(mine))})" if mine and h.explain else "")
+    mine = h.mine & _CORNERS
+    points, counted = _per(h, 3, mine.bit_count(), "corner", "corners")
+    return points, counted + (f" ({', '.join(names(mine))})" if mine and h.explain else "")
 
 
 def _luxury(h: Holdings) -> tuple[int, str]:
-    made = [r for r in LUXURY_RESOURCES if h.production[r]]
-    points, counted = _per(
-        h, 3, sum(h.production[r] for r in made), "luxury resource produced", "luxury resources produced"
-    )
+    produced = {r: n for r in LUXURY_RESOURCES if (n := h.produced(r))}
+    made = list(produced)
+    points, counted = _per(h, 3, sum(produced.values()), "luxury resource produced", "luxury resources produced")
     return points, counted + (f" ({', '.join(made)})" if made and h.explain else "")
 
 
 def _unproductive_cities(h: Holdings) -> tuple[int, str]:
-    n = sum(1 for f in h.fiefs if not f.resources for sq in f.squares if city_strength(h.position, sq))
+    n = sum((group & h.board.cities).bit_count() for group, _, made in h.fiefs if not made)
     return _per(h, 2, n, "city in fiefs producing nothing", "cities in fiefs producing nothing")
 
 
 def _barren(h: Holdings) -> tuple[int, str]:
-    n = sum(1 for sq in h.squares if not city_strength(h.position, sq) and not produces(h.position, sq))
+    n = h.count(~(h.board.cities | h.board.producing()))
     return _per(h, 2, n, "territory with no city and no production", "territories with no city and no production")
 
 
@@ -198,7 +183,7 @@ def _little_prince(h: Holdings) -> tuple[int, str]:
     >>> _little_prince(Holdings.of(p, "ann"))
     (1, '2 of 3 fiefs harvested again; 2 tie for best (1 carrot), one left out (E6)')
     """
-    carrots = sorted((f.carrots for f in h.fiefs), reverse=True)
+    carrots = sorted((strength * made.bit_count() for _, strength, made in h.fiefs), reverse=True)
     if not carrots:
         return 0, "no fief"
     if not h.explain:
@@ -211,14 +196,13 @@ def _little_prince(h: Holdings) -> tuple[int, str]:
     return sum(carrots[1:]), f"{again}, the best ({best}) left out"
 
 
-_EDGE = frozenset(name for name, square in BOARD.items() if square.on_edge)
-_MOUNTAINS = frozenset(name for name, square in BOARD.items() if square.terrain == "mountain")
+_EDGE = mask([name for name, square in BOARD.items() if square.on_edge])
+_MOUNTAINS = mask([name for name, square in BOARD.items() if square.terrain == "mountain"])
+_CORNERS = mask(sorted(CORNERS))
 
 MISSIONS: dict[str, MissionScore] = {
     "burgomaster": lambda h: _per(h, 1, h.cities, "city", "cities"),
-    "diplomat": lambda h: _per(
-        h, 1, sum(1 for sq in h.squares if sq in _EDGE), "territory on the edge", "territories on the edge"
-    ),
+    "diplomat": lambda h: _per(h, 1, h.count(_EDGE), "territory on the edge", "territories on the edge"),
     "explorer": _corners,
     "carpenter": _produced("wood", 1),
     "master_carpenter": _produced("wood", 2),
@@ -230,11 +214,13 @@ MISSIONS: dict[str, MissionScore] = {
     "master_farmer": _produced("carrot", 2),
     "carrot_king": _produced_at_least("carrot", 15, 5),
     "merchant": _luxury,
-    "master_of_the_mountains": lambda h: _per(
-        h, 2, sum(1 for sq in h.squares if sq in _MOUNTAINS), "mountain", "mountains"
-    ),
+    "master_of_the_mountains": lambda h: _per(h, 2, h.count(_MOUNTAINS), "mountain", "mountains"),
     "carrotistador": lambda h: _per(
-        h, 4, sum(len(f.squares) >= 3 for f in h.fiefs), "fief of 3+ territories", "fiefs of 3+ territories"
+        h,
+        4,
+        sum(group.bit_count() >= 3 for group, _, _ in h.fiefs),
+        "fief of 3+ territories",
+        "fiefs of 3+ territories",
     ),
     "harecingetorix": lambda h: _per(h, 1, len(h.fiefs), "fief", "fiefs"),
     "hun_ny_king": lambda h: _threshold(h, 12, len(h.fiefs), 10, "fief", "fiefs"),
@@ -246,12 +232,9 @@ MISSIONS: dict[str, MissionScore] = {
 """Missions scored from the player's own board alone."""
 
 
-class _Owned(NamedTuple):
-    """One parchment card a player owns, the parchment it stands for (E7), the copies passed."""
-
-    card: str
-    stands_for: str | None
-    via: list[tuple[str, str]]
+_Owned = tuple[str, "str | None", "list[tuple[str, str]]"]
+"""One parchment card a player owns, the parchment it stands for (E7), the copies passed
+(a plain tuple: a game's end makes some thirty of them)."""
 
 
 _TREASURES = frozenset(card.id for card in CARDS.values() if card.kind == "treasure")
@@ -260,26 +243,30 @@ _TREASURES = frozenset(card.id for card in CARDS.values() if card.kind == "treas
 class _Scorer:
     """Scores every parchment of a finished game; see ``final_score``."""
 
-    def __init__(self, state: State, final_fiefs: Mapping[str, list[Fief]] | None, explain: bool) -> None:
+    def __init__(self, state: State, board: Board, explain: bool) -> None:
         self.state = state
         self.rulings: Rulings = state.rulings
         self.explain = explain
-        squares: dict[str, list[str]] = {p: [] for p in state.players}
-        for sq, who in state.position.owner.items():
-            squares[who].append(sq)
-        self.holdings = {p: Holdings(p, state.position, squares[p], final_fiefs, explain) for p in state.players}
+        self.holdings = {p: Holdings(p, board, explain) for p in state.players}
         self.owned: dict[str, list[_Owned]] = {}
+        self.effective: dict[str, list[str]] = {}  # the parchments each player's cards stand for
+        none: list[tuple[str, str]] = []  # no copy passed (shared: never changed)
         for p in state.players:
-            row = []
+            row: list[_Owned] = []
+            stands = []
             for card in state.parchments[p]:
                 if card in COPY_CARDS:
                     passed, target = _walk(state.players, state.copies, p, card)
-                    row.append(_Owned(card, None if target is CYCLE else target, passed[1:]))  # type: ignore[arg-type]
+                    if not isinstance(target, str):  # it copies nothing, or its chain is a CYCLE
+                        row.append((card, None, passed[1:]))
+                        continue
+                    row.append((card, target, passed[1:]))
+                    stands.append(target)
                 else:
-                    row.append(_Owned(card, card, []))
+                    row.append((card, card, none))
+                    stands.append(card)
             self.owned[p] = row
-        # the parchments each player's cards stand for, and the treasures among them
-        self.effective = {p: [o.stands_for for o in row if o.stands_for is not None] for p, row in self.owned.items()}
+            self.effective[p] = stands
         self.treasures = {p: [c for c in cards if c in _TREASURES] for p, cards in self.effective.items()}
 
     def treasure(self, player: str, card: str) -> tuple[int, str, list[str]]:
@@ -300,7 +287,7 @@ class _Scorer:
         return base * factor, f"{counted} (R4 {stacking})" if self.explain else "", ["R4"]
 
     def matriarch(self, player: str) -> tuple[int, str, list[str]]:
-        counts = {p: len(h.squares) for p, h in self.holdings.items()}
+        counts = {p: h.mine.bit_count() for p, h in self.holdings.items()}
         best = max(counts.values())
         leaders = [p for p in self.state.players if counts[p] == best]
         mine = counts[player]
@@ -319,10 +306,12 @@ class _Scorer:
 
     def score(self, player: str, card: str) -> tuple[int, str, list[str]]:
         """Points, figures and rulings of one parchment ``card`` scored for ``player`` (not opportunist)."""
+        mission = MISSIONS.get(card)
+        if mission is not None:
+            points, counted = mission(self.holdings[player])
+            return points, counted, []
         if card in _TREASURES:
             return self.treasure(player, card)
-        if card in MISSIONS:
-            return (*MISSIONS[card](self.holdings[player]), [])
         explain = self.explain
         if card == "bureaucrat":
             n = len(self.state.parchments[player])
@@ -345,21 +334,24 @@ class _Scorer:
 
     def rows(self, player: str) -> list[ParchmentRow]:
         out = []
+        explain = self.explain
         for card, target, via in self.owned[player]:
-            copied = target if card in COPY_CARDS else None
             if target is None:
-                out.append(ParchmentRow(card=card, counted="copies nothing" if self.explain else "", points=0))
+                out.append(ParchmentRow(card=card, counted="copies nothing" if explain else "", points=0))
                 continue
             if target == "opportunist":
                 points, counted, rulings = 0, "", list[str]()  # filled in by opportunist()
             else:
                 points, counted, rulings = self.score(player, target)
+            if card == target:  # not a copy card
+                out.append(ParchmentRow(card=card, counted=counted, points=points, rulings=rulings))
+                continue
             if via:
-                if self.explain:
+                if explain:
                     chain = ", ".join(f"{owner}'s {copy}" for owner, copy in via)
                     counted = f"through {chain} (R3 follow): {counted}"
                 rulings = ["R3", *rulings]
-            out.append(ParchmentRow(card=card, copied=copied, counted=counted, points=points, rulings=rulings))
+            out.append(ParchmentRow(card=card, copied=target, counted=counted, points=points, rulings=rulings))
         return out
 
     def opportunist(self, rows: dict[str, list[ParchmentRow]], harvest: dict[str, int]) -> None:
@@ -389,17 +381,15 @@ class _Scorer:
                     row.rulings = [*row.rulings, "R2"]
 
 
-def final_score(
-    state: State, final_fiefs: Mapping[str, list[Fief]] | None = None, *, explain: bool = True
-) -> FinalScore:
+def final_score(state: State, board: Board | None = None, *, explain: bool = True) -> FinalScore:
     """Score a finished game: harvests, every parchment, totals, ranking and winners (E1-E9).
 
-    ``final_fiefs``, every player's fiefs on the final board, saves computing them
-    again when the caller has them (the engine has, from the 4th harvest). With
+    ``board``, the final position read into bitmasks, saves reading it again when the
+    caller has it (the engine has, from the 4th harvest). With
     ``explain`` false, the points only: every row's ``counted`` is empty (the referee's
     fast path; ``bkref score`` and the replay explain).
     """
-    scorer = _Scorer(state, final_fiefs, explain)
+    scorer = _Scorer(state, board or Board.of(state.position, state.players), explain)
     rows = {p: scorer.rows(p) for p in state.players}
     harvests = {p: [harvest_carrots(h, p) for h in state.harvests] for p in state.players}
     harvest = {p: sum(v) for p, v in harvests.items()}

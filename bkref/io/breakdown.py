@@ -28,7 +28,7 @@ import msgspec
 from bkref.game.catalog import BASIC_RESOURCES, BOARD_ORDER, LUXURY_RESOURCES
 from bkref.game.engine import State
 from bkref.game.events import End, Resource, Round, Rulings, SquareId
-from bkref.game.fiefs import tally, yield_of
+from bkref.game.fiefs import Board, mask, yield_of
 from bkref.game.results import Fief, FinalScore, PlayerScore
 from bkref.game.scoring import RULING_IDS
 from bkref.io.diagnostics import Diagnostic
@@ -145,9 +145,10 @@ class Breakdown(msgspec.Struct):
         )
 
 
-def _fief(fief: Fief, state: State) -> FiefScore:
-    cities = tally(state.position, fief.squares)[1]
-    return FiefScore(list(fief.squares), cities, fief.strength, list(fief.resources), fief.wealth, fief.carrots)
+def _fief(fief: Fief, cities: int) -> FiefScore:
+    """``fief`` as scored, on a board whose cities stand on the squares ``cities`` (a bitmask)."""
+    held = (mask(fief.squares) & cities).bit_count()
+    return FiefScore(list(fief.squares), held, fief.strength, list(fief.resources), fief.wealth, fief.carrots)
 
 
 def _round(line: int, state: State, running: Counter[str]) -> RoundScore:
@@ -157,6 +158,7 @@ def _round(line: int, state: State, running: Counter[str]) -> RoundScore:
     log left without one, when the next deal comes (T1).
     """
     position = state.position
+    cities = Board.of(position, ()).cities
     players = {}
     for p in state.players:
         fiefs = state.harvests[-1][p]
@@ -167,7 +169,7 @@ def _round(line: int, state: State, running: Counter[str]) -> RoundScore:
             for sq in sorted(position.declared, key=BOARD_ORDER.__getitem__)
             if position.owner.get(sq) == p
         }
-        players[p] = HarvestScore([_fief(f, state) for f in fiefs], posts, carrots, running[p])
+        players[p] = HarvestScore([_fief(f, cities) for f in fiefs], posts, carrots, running[p])
     return RoundScore(len(state.harvests), line, players)
 
 
