@@ -23,7 +23,8 @@ import msgspec
 
 from bkref.game.events import EVENT_TYPES, Event, Game, event_type
 
-_DECODER = msgspec.json.Decoder(Event)
+decode = msgspec.json.Decoder(Event).decode
+"""Decode one line's JSON into its event (``msgspec.DecodeError`` when it is not one)."""
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -187,49 +188,73 @@ def _not_text(number: int, raw: bytes, offset: int) -> Problem | None:
     return None
 
 
-def read_lines(lines: Iterable[bytes]) -> Iterator[Record | Problem]:
-    """Decode raw lines (each with its line end) into records and F1 problems.
+class LineReader:
+    """Reads a log one raw line at a time (``read``), keeping what ``read_lines`` knows between lines.
 
-    Lines may end with LF or CRLF, and a UTF-8 byte order mark at the start is ignored.
     A file that is not UTF-8 text, or any problem before a ``game`` event was read, is
-    fatal: it is the last thing yielded, because nothing after it can be checked.
+    fatal: ``over`` turns true, because nothing after it can be checked.
     """
-    game_seen = False
-    decode = _DECODER.decode
-    for number, raw in enumerate(lines, start=1):
+
+    __slots__ = ("game_seen", "over")
+
+    def __init__(self) -> None:
+        self.game_seen = False
+        self.over = False
+
+    def read(self, number: int, raw: bytes) -> Event | Problem | None:
+        """The event on line ``number`` (``raw``, with its line end), the F1 problem with it,
+        or None for a blank or comment line."""
         offset = 0  # bytes before the line's text: a byte order mark
         if number == 1:
             if _utf16(raw):
-                yield Problem(1, None, _UTF16)
-                return
+                self.over = True
+                return Problem(1, None, _UTF16)
             if raw.startswith(_BOM):
                 raw, offset = raw[len(_BOM) :], len(_BOM)
         if raw[:1] != b"{":  # not the usual line: blank, a "#" comment (never decoded, but text), or a problem
             text = raw.strip()
             if not text or text[0] == 35:
                 problem = _not_text(number, raw, offset) if text else None
-                if problem:
-                    yield problem
-                    return
-                continue
+                self.over = problem is not None
+                return problem
         try:
             event = decode(raw)  # JSON allows the line end, LF or CRLF, as trailing white space
         except msgspec.DecodeError as error:
             problem = _not_text(number, raw, offset)
             if problem:
-                yield problem
-                return
+                self.over = True
+                return problem
             kind = _type_of(raw)
-            yield Problem(number, kind, _explain(error, number, kind, offset))
-            if not game_seen:
-                return
-            continue
-        if not game_seen:
+            self.over = not self.game_seen
+            return Problem(number, kind, _explain(error, number, kind, offset))
+        if not self.game_seen:
             if not isinstance(event, Game):
                 kind = event_type(event)
-                yield Problem(number, kind, f"the first event is a {kind}; a log starts with a game event")
-                return
-            game_seen = True
-        yield Record(number, event)
-    if not game_seen:
-        yield Problem(1, None, "the log holds no event: it needs at least a game event")
+                self.over = True
+                return Problem(number, kind, f"the first event is a {kind}; a log starts with a game event")
+            self.game_seen = True
+        return event
+
+    def end(self) -> Problem | None:
+        """The problem of a log that ended with no game event, if it did."""
+        return None if self.game_seen else Problem(1, None, "the log holds no event: it needs at least a game event")
+
+
+def read_lines(lines: Iterable[bytes]) -> Iterator[Record | Problem]:
+    """Decode raw lines (each with its line end) into records and F1 problems (see ``LineReader``).
+
+    Lines may end with LF or CRLF, and a UTF-8 byte order mark at the start is ignored.
+    A fatal problem is the last thing yielded.
+    """
+    reader = LineReader()
+    read = reader.read
+    for number, raw in enumerate(lines, start=1):
+        item = read(number, raw)
+        if item is None:
+            continue
+        yield item if isinstance(item, Problem) else Record(number, item)
+        if reader.over:
+            return
+    problem = reader.end()
+    if problem is not None:
+        yield problem

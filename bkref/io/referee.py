@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+import msgspec
+
 from bkref.game.engine import State, Violation
 from bkref.game.events import Build, Event, Pick, event_type
 from bkref.io.diagnostics import Diagnostic, exit_status
-from bkref.io.logfile import Problem, read_lines
+from bkref.io.logfile import LineReader, Problem, decode
 from bkref.io.sources import LogSource, lines_of, name_of
 
 
@@ -80,6 +82,7 @@ class _Run:
         self.state = state
         self.partial = partial
         self.events = 0
+        self.unreadable = False  # an F1 problem with the text was found
         self.first: str | None = None  # "the D2 at line 3": the first problem that is not an X1
         self.unplayed: dict[tuple[str, str], str] = {}  # (player, card) kept by an illegal pick: that pick
 
@@ -102,22 +105,38 @@ class _Run:
                 self.unplayed.update(dict.fromkeys(((event.player, card) for card in event.keep), here))
         return found
 
+    def _unreadable(self, problem: Problem) -> Diagnostic:
+        """The diagnostic of an F1 problem with the log's text; the log is then not checked to its end (T1)."""
+        self.unreadable = True
+        if self.first is None:
+            self.first = f"the F1 at line {problem.line}"
+        return Diagnostic(self.name, problem.line, problem.event, "F1", problem.message)
+
     def diagnostics(
         self, lines: Iterable[bytes], steps: bool
     ) -> Iterator[tuple[int, Event, list[Diagnostic]] | Diagnostic]:
         name, state = self.name, self.state
         play = state.play
+        reader = LineReader()
+        read = reader.read
         last = 0
-        unreadable = False
         found: list[Diagnostic] = []
-        for item in read_lines(lines):
-            if isinstance(item, Problem):
-                unreadable = True
-                if self.first is None:
-                    self.first = f"the F1 at line {item.line}"
-                yield Diagnostic(name, item.line, item.event, "F1", item.message)
+        for line, raw in enumerate(lines, start=1):
+            event: Event | Problem | None
+            if last and raw[:1] == b"{":  # the usual line, once the game event is in: straight to the decoder
+                try:
+                    event = decode(raw)
+                except msgspec.DecodeError:
+                    event = read(line, raw)  # which says what is wrong
+            else:
+                event = read(line, raw)
+            if event is None:  # a blank or comment line
                 continue
-            line, event = item
+            if isinstance(event, Problem):
+                yield self._unreadable(event)
+                if reader.over:
+                    break
+                continue
             violations = play(event)
             if violations:  # a list only when a rule is broken
                 found = self._found(line, event, violations)
@@ -130,7 +149,11 @@ class _Run:
             self.events += 1
             if state.phase == "setup":
                 return  # the game event is unusable (S1, F1): nothing after it can be checked
-        if not unreadable and not self.partial:
+        else:
+            problem = reader.end()
+            if problem is not None:
+                yield self._unreadable(problem)
+        if not self.unreadable and not self.partial:
             for v in state.finish():
                 yield Diagnostic(name, max(last, 1), None, v.rule, v.message)
 
