@@ -99,7 +99,7 @@ class State:
         self.hands: dict[str, list[str]] = {}
         self.reserves: dict[str, list[str]] = {}
         self.picks: dict[str, Pick | None] = {}
-        self.last_pass: dict[str, list[str]] = {}
+        self.passed: dict[str, list[str]] = {}  # the hands passed at the last turn, by who passed them (D5)
         self.pending: list[tuple[str, int]] = []
         self.position = Position()
         self.supply: dict[str, Counter[str]] = {}
@@ -140,7 +140,7 @@ class State:
         new.hands = {p: list(h) for p, h in self.hands.items()}
         new.reserves = {p: list(h) for p, h in self.reserves.items()}
         new.picks = dict(self.picks)
-        new.last_pass = dict(self.last_pass)
+        new.passed = dict(self.passed)
         new.pending = list(self.pending)
         new.position = self.position.copy()
         new.supply = {p: Counter(c) for p, c in self.supply.items()}
@@ -332,7 +332,7 @@ class State:
 
 _FIELDS = (
     *("_players", "seats", "left", "right", "turns_per_round", "rulings", "deck", "deck_pos", "used"),
-    *("phase", "round", "turn", "hands", "reserves", "picks", "last_pass", "pending", "position", "supply"),
+    *("phase", "round", "turn", "hands", "reserves", "picks", "passed", "pending", "position", "supply"),
     *("parchments", "camps_played", "camps_placed", "camp_floor", "harvests", "board_fiefs", "copies", "final"),
 )
 """The names of a state's fields (see ``State.fields``), in the order ``__init__`` sets them."""
@@ -424,11 +424,16 @@ def _on_deal(state: State, event: Deal, found: list[Violation]) -> None:
     state.hands = {p: list(event.hands[p]) for p in state.players}
     state.reserves = {p: list(event.reserves[p]) for p in state.players} if n == 2 else {}  # type: ignore[index]
     state.picks = {}
-    state.last_pass = {}
+    state.passed = {}
 
 
 def _pass_direction(rnd: int) -> str:
     return "left" if rnd % 2 == 1 else "right"
+
+
+def _passing_to(state: State) -> dict[str, str]:
+    """Whom each player passes their hand to this round: the left in rounds 1 and 3, else the right (D5)."""
+    return state.left if state.round % 2 == 1 else state.right
 
 
 def _on_pick(state: State, event: Pick, found: list[Violation]) -> None:
@@ -507,7 +512,7 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
             )
         )
         return None
-    wrong_way = state.last_pass.get(p)
+    wrong_way = state.passed.get(_passing_to(state)[p])  # what p would hold had hands passed the other way
     if wrong_way is not None and card in wrong_way:
         direction = _pass_direction(state.round)
         found.append(
@@ -534,10 +539,9 @@ def _reveal(state: State, found: list[Violation]) -> None:
                     _play_claiming(state, p, card, found)
                 else:
                     play_card(p, card)
-    rests = state.hands
-    to, back = (state.left, state.right) if _pass_direction(state.round) == "left" else (state.right, state.left)
-    state.hands = {to[p]: rest for p, rest in rests.items()}
-    state.last_pass = {back[p]: rest for p, rest in rests.items()}
+    to = _passing_to(state)
+    state.passed = passed = state.hands
+    state.hands = {to[p]: rest for p, rest in passed.items()}
     _next_turn(state)
 
 
@@ -650,35 +654,37 @@ def _play_claiming(state: State, player: str, card: str, found: list[Violation])
 
 
 def _on_build(state: State, event: Build, found: list[Violation]) -> None:
-    state._expect_phase("building", "%s's %s build", event.player, event.card)
-    state._expect_round(event.round, "the build")
-    state._player(event.player)
     p, card, at = event.player, CARDS[event.card], event.at
+    if state.phase != "building" or event.round != state.round or p not in state.left:
+        state._expect_phase("building", "%s's %s build", p, event.card)
+        state._expect_round(event.round, "the build")
+        state._player(p)
     position = state.position
-    if card.kind in ("territory", "provisions", "treasure", "mission"):
+    kind = card.kind
+    if kind in ("territory", "provisions", "treasure", "mission"):
         rule, what = {
             "territory": ("P1", "a territory card claims its square when it is played"),
             "provisions": ("P3", "a provisions card draws 2 cards when it is played"),
             "treasure": ("P4", "a parchment stays face down until the end"),
             "mission": ("P4", "a parchment stays face down until the end"),
-        }[card.kind]
+        }[kind]
         raise Skip(rule, f"{p} builds {card.id}, which is not a building: {what}")
     if state.supply[p][card.id] == 0:
         raise Skip("P2", f"{p} builds {card.id}, but has none in supply; a building must be played first")
-    count = 2 if card.kind == "sky_tower" else 1
+    count = 2 if kind == "sky_tower" else 1
     if len(at) != count:
-        rule = "C5" if card.kind == "sky_tower" else "C3"
+        rule = "C5" if kind == "sky_tower" else "C3"
         raise Skip(rule, f"{card.id} is placed on {len(at)} squares; it takes {count}")
     for sq in at:
         if position.occupied(sq):
-            if card.kind == "camp":
+            if kind == "camp":
                 raise Skip(
                     "C6",
                     f"{p} places {card.id} on {sq}, which holds {_describe(position, sq)}; "
                     "a camp goes only on an empty square",
                 )
             raise Skip("C3", f"{p} builds {card.id} on {sq}, which already holds {_describe(position, sq)}")
-    if card.kind == "camp":
+    if kind == "camp":
         sq = at[0]
         if sq in position.owner:
             raise Skip(
@@ -708,7 +714,7 @@ def _on_build(state: State, event: Build, found: list[Violation]) -> None:
                 f"{p} builds {card.id} on {at[0]}, a {terrain} square; {card.id} goes only on "
                 f"a {card.requires_terrain}",
             )
-    if card.kind == "sky_tower":
+    if kind == "sky_tower":
         a, b = at
         if a == b:
             raise Skip("C5", f"both sky tower tokens are placed on {a}; they go on two different squares")
@@ -719,7 +725,7 @@ def _on_build(state: State, event: Build, found: list[Violation]) -> None:
     state.board_fiefs = None
     for sq in at:
         position.building[sq] = card.id
-    if card.kind == "camp":
+    if kind == "camp":
         position.owner[at[0]] = p
         state.camp_floor = card.priority
         state.camps_placed[p] += 1
@@ -734,12 +740,16 @@ def _describe(position: Position, square: str) -> str:
 
 
 def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
-    state._expect_phase("building", "the harvest of round %d", event.round)
-    state._expect_round(event.round, "the harvest")
+    if state.phase != "building" or event.round != state.round:
+        state._expect_phase("building", "the harvest of round %d", event.round)
+        state._expect_round(event.round, "the harvest")
+    seats = state.left
     for p in event.trading_posts:
-        state._player(p, "trading_posts")
-    for p in event.expect or {}:
-        state._player(p, "expect")
+        if p not in seats:
+            state._player(p, "trading_posts")
+    for p in event.expect or ():
+        if p not in seats:
+            state._player(p, "expect")
     position = state.position
     owner = position.owner
     posts = {sq: owner[sq] for sq, on in position.building.items() if on == "trading_post" and sq in owner}
@@ -787,7 +797,7 @@ def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
 def _harvest(state: State, declared: dict[str, str]) -> Harvested:
     """Harvest every player's fiefs (H1-H4) and close the round."""
     state.position.declared = declared
-    harvested = state.board_fiefs = harvest(state.position, state.players)
+    harvested = state.board_fiefs = harvest(state.position, state.players, whole=state.round == ROUNDS)
     state.harvests.append(harvested)
     state.phase = "ending" if state.round == ROUNDS else "dealing"
     return harvested

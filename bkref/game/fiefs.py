@@ -178,10 +178,15 @@ class Board:
 
     def carrots(self, player: str) -> int:
         """What ``player``'s fiefs yield at a harvest (H4). Only a fief with a city yields,
-        so only those are searched."""
-        mine = self.owned[player]
-        fiefs = _split(mine, mine & self.cities, self.links, self.strength, self.resources)
-        return sum(strength * made.bit_count() for _, strength, made in fiefs)
+        so unless all of them are known already, only those are searched."""
+        fiefs = self._fiefs.get(player)
+        if fiefs is None:
+            mine = self.owned[player]
+            fiefs = _split(mine, mine & self.cities, self.links, self.strength, self.resources)
+        total = 0
+        for _, strength, made in fiefs:
+            total += strength * made.bit_count()
+        return total
 
     def produced(self, player: str, resource: int) -> int:
         """How many units of resource ``resource`` (its index in ``RESOURCES``) ``player``'s
@@ -262,9 +267,17 @@ class Harvested(Mapping[str, list[Fief]]):
         return len(self.board.owned)
 
 
-def harvest(position: Position, players: tuple[str, ...]) -> Harvested:
-    """Every player's fiefs at once (H2-H4), with one pass over the board."""
-    return Harvested(Board.of(position, players))
+def harvest(position: Position, players: tuple[str, ...], *, whole: bool = False) -> Harvested:
+    """Every player's fiefs at once (H2-H4), with one pass over the board.
+
+    ``whole`` finds every fief now, not only those that yield: the last harvest's board
+    is the final one, whose fiefs the missions count (E2-E4).
+    """
+    board = Board.of(position, players)
+    if whole:
+        for p in players:
+            board.fiefs(p)
+    return Harvested(board)
 
 
 def harvest_carrots(harvested: Mapping[str, list[Fief]], player: str) -> int:

@@ -145,10 +145,10 @@ class _Run:
             if steps:
                 yield line, event, found
                 found = []
-            last = line
             self.events += 1
-            if state.phase == "setup":
+            if not last and state.phase == "setup":
                 return  # the game event is unusable (S1, F1): nothing after it can be checked
+            last = line
         else:
             problem = reader.end()
             if problem is not None:
