@@ -69,7 +69,8 @@ def building(*squares: str, towers: int) -> State:
     state.play(Game(format="bkref/1", players=["ann", "bob", "cid"]))
     state.phase, state.round = "building", 1
     state.supply["ann"]["sky_tower"] = towers
-    state.position.owner.update(dict.fromkeys(squares, "ann"))
+    for sq in squares:
+        state.position.claim(sq, "ann")
     return state
 
 
@@ -97,6 +98,6 @@ def test_a_sky_tower_between_fiefs_an_earlier_tower_joined_is_refused() -> None:
 def test_a_sky_tower_joins_fiefs_through_another_players_square_only_by_its_own_link() -> None:
     # A1 and A3 are ann's, A2 between them is bob's: two fiefs of ann, which a tower may join
     state = building("A1", "A3", towers=1)
-    state.position.owner["A2"] = "bob"
+    state.position.claim("A2", "bob")
     assert state.play(Build(round=1, player="ann", card="sky_tower", at=["A1", "A3"])) == []
     assert state.position.towers == [("A1", "A3")] and state.supply["ann"]["sky_tower"] == 0

@@ -62,7 +62,7 @@ def building(state: State, player: str, *cards: str, squares=()) -> State:
     state.phase, state.round = "building", 1
     state.supply[player].update(cards)
     for sq in squares:
-        state.position.owner[sq] = player
+        state.position.claim(sq, player)
     return state
 
 
@@ -243,7 +243,7 @@ def test_own_camp_leaves_when_its_card_is_played_and_the_square_can_be_built() -
 
 def test_camps_only_on_empty_squares() -> None:
     state = building(started(), "ann", "camp1", "camp2", "camp3")
-    state.position.owner["E5"] = "bob"
+    state.position.claim("E5", "bob")
     assert rules(state.play(Build(round=1, player="ann", card="camp1", at=["E5"]))) == ["C6"]  # a rabbit
     assert rules(state.play(Build(round=1, player="ann", card="camp2", at=["A4"]))) == ["C6"]  # printed city
     assert state.play(Build(round=1, player="ann", card="camp3", at=["E4"])) == []

@@ -93,7 +93,7 @@ def positions(draw: st.DrawFn) -> tuple[Position, tuple[str, ...]]:
     owned = draw(st.lists(st.sampled_from(SQUARES), unique=True, max_size=100))
     position = Position()
     for sq in owned:
-        position.owner[sq] = draw(st.sampled_from(players))
+        position.claim(sq, draw(st.sampled_from(players)))
     for sq in draw(st.lists(st.sampled_from(EMPTY), unique=True, max_size=30)):
         position.building[sq] = building = draw(st.sampled_from(BUILDINGS))
         if building == "trading_post" and draw(st.booleans()):

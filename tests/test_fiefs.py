@@ -43,7 +43,7 @@ def test_a_sky_tower_connects_both_ways(a: str, b: str) -> None:
 def test_connection_goes_only_through_the_players_own_squares() -> None:
     p = Position(owner={"A1": "ann", "A2": "bob", "A3": "ann"})
     assert not connected(p, "ann", "A1", "A3")
-    p.owner["A2"] = "ann"
+    p.claim("A2", "ann")
     assert connected(p, "ann", "A1", "A3")
 
 
@@ -64,7 +64,8 @@ def test_a_position_lists_a_players_squares_and_what_is_occupied() -> None:
     assert (p.controlled("ann"), p.controlled("bob"), p.controlled("cid")) == (["A1", "B1"], ["A2"], [])
     assert [p.occupied(sq) for sq in ("A1", "A2", "A4")] == [True, False, True]  # A4: a printed city
     kept = p.copy()
-    p.owner["C1"], p.building["B1"], p.declared["A2"] = "ann", "city1", "fish"
+    p.claim("C1", "ann")
+    p.building["B1"], p.declared["A2"] = "city1", "fish"
     p.towers.append(("A1", "B1"))
     assert (kept.owner, kept.building, kept.towers, kept.declared) == (
         {"A1": "ann", "A2": "bob", "B1": "ann"},

@@ -39,7 +39,7 @@ def table(
     state.parchments = {p: list(parchments.get(p, [])) for p in SEATS}
     for player, squares in (land or {}).items():
         for sq in squares.split():
-            state.position.owner[sq] = player
+            state.position.claim(sq, player)
     state.position.building.update(building or {})
     state.position.towers.extend(towers)
     state.position.declared.update(declared or {})

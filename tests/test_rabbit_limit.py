@@ -30,7 +30,7 @@ def table(squares: int, carrots: int = 0, **rulings: str) -> State:
     state.picks = {p: None for p in SEATS}
     state.pending = [("ann", 1)]
     for sq in LAND[:squares]:
-        state.position.owner[sq] = "ann"
+        state.position.claim(sq, "ann")
     state.harvests = [{"ann": [Fief(("A1",), 1, ("wood",), carrots)], "bob": [], "cid": []}]
     return state
 
@@ -81,15 +81,17 @@ def test_r6_none_the_default_places_no_limit(rulings: dict[str, str]) -> None:
 
 def test_r6_pieces_a_territory_on_the_players_own_camp_needs_no_new_rabbit() -> None:
     state = table(35, rabbit_limit="pieces")
-    state.position.owner[LAND[0]] = "bob"  # ann has 34 squares and her own camp on CLAIM: 35 rabbits out
-    state.position.owner[CLAIM], state.position.building[CLAIM] = "ann", "camp1"
+    state.position.claim(LAND[0], "bob")  # ann has 34 squares and her own camp on CLAIM: 35 rabbits out
+    state.position.claim(CLAIM, "ann")
+    state.position.building[CLAIM] = "camp1"
     assert claim(state) == []
     assert CLAIM not in state.position.building  # P1: the camp token leaves, ann keeps control
 
 
 def test_r6_pieces_a_territory_on_an_opponents_camp_needs_a_rabbit() -> None:
     state = table(35, rabbit_limit="pieces")
-    state.position.owner[CLAIM], state.position.building[CLAIM] = "bob", "camp1"
+    state.position.claim(CLAIM, "bob")
+    state.position.building[CLAIM] = "camp1"
     assert [rule for rule, _ in claim(state)] == ["S5"]
     assert state.position.owner[CLAIM] == "bob"  # the claim did not happen: bob's camp stays
 

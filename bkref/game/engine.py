@@ -318,7 +318,7 @@ class State:
             position = self.position
             if card in position.building and position.building[card].startswith("camp"):
                 del position.building[card]  # P1: a camp leaves, whoever's it was
-            position.owner[card] = player
+            position.claim(card, player)
             self.board_fiefs = None
         elif kind in ("treasure", "mission"):
             self.parchments[player].append(card)
@@ -632,7 +632,7 @@ def _no_rabbit(state: State, player: str, square: str, then: str) -> str | None:
     """
     if state.rulings.rabbit_limit != "pieces" or state.position.owner.get(square) == player:
         return None
-    claimed = sum(1 for who in state.position.owner.values() if who == player)
+    claimed = state.position.owned.get(player, 0).bit_count()
     track = 2 if state.harvest_total(player) > 100 else 1
     if claimed + track < RABBITS:
         return None
@@ -726,7 +726,7 @@ def _on_build(state: State, event: Build, found: list[Violation]) -> None:
     for sq in at:
         position.building[sq] = card.id
     if kind == "camp":
-        position.owner[at[0]] = p
+        position.claim(at[0], p)
         state.camp_floor = card.priority
         state.camps_placed[p] += 1
 

@@ -8,7 +8,7 @@ strength x wealth golden carrots.
 
 >>> from bkref.game.position import Position
 >>> p = Position()
->>> for sq in ("A2", "A3", "A4", "B2", "B3", "B4"): p.owner[sq] = "ann"
+>>> for sq in ("A2", "A3", "A4", "B2", "B3", "B4"): p.claim(sq, "ann")
 >>> p.building.update({"B2": "city3", "A3": "farm_mushroom"})
 >>> [(f.squares, f.strength, f.resources, f.carrots) for f in fiefs(p, "ann")]
 [(('A2', 'A3', 'A4', 'B2', 'B3', 'B4'), 5, ('wood', 'fish', 'mushroom'), 15)]
@@ -143,11 +143,8 @@ class Board:
     @classmethod
     def of(cls, position: Position, players: tuple[str, ...]) -> Board:
         """The board of ``position`` for ``players`` (the squares of others are left out)."""
-        owned = dict.fromkeys(players, 0)
-        bit = _BIT
-        for sq, who in position.owner.items():
-            if who in owned:
-                owned[who] |= bit[sq]
+        held = position.owned
+        owned = {p: held.get(p, 0) for p in players}
         strength, resources = list(_PRINTED_STRENGTH), list(_TERRAIN_RESOURCE)
         cities = _PRINTED_CITIES
         made = [0] * len(RESOURCES)
@@ -221,13 +218,17 @@ def regions(position: Position, player: str) -> list[tuple[str, ...]]:
 
 def connected(position: Position, player: str, a: str, b: str) -> bool:
     """True when squares ``a`` and ``b`` lie in one fief of ``player`` (H2)."""
+    mine = position.owned.get(player, 0)
     both = _BIT[a] | _BIT[b]
-    return any(group & both == both for group, _, _ in _areas(position, player))
+    if mine & both != both:
+        return False
+    [(group, _, _)] = _split(mine, _BIT[a], _links(position), _NOTHING, _NOTHING)  # the fief of a
+    return group & both == both
 
 
 def _areas(position: Position, player: str) -> list[Group]:
     """``player``'s fiefs by their squares only (strength and resources left at 0), by first square."""
-    mine = mask([sq for sq, who in position.owner.items() if who == player])
+    mine = position.owned.get(player, 0)
     return _split(mine, mine, _links(position), _NOTHING, _NOTHING)
 
 

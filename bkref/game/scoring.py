@@ -11,7 +11,7 @@ scoresheet does.
 
 >>> from bkref.game.position import Position
 >>> p = Position()
->>> for sq in ("A1", "A2", "A3"): p.owner[sq] = "ann"
+>>> for sq in ("A1", "A2", "A3"): p.claim(sq, "ann")
 >>> h = Holdings.of(p, "ann")
 >>> MISSIONS["explorer"](h), MISSIONS["carpenter"](h), MISSIONS["carrotistador"](h)
 ((3, '1 corner (A1)'), (3, '3 wood produced'), (4, '1 fief of 3+ territories'))
@@ -177,8 +177,7 @@ def _barren(h: Holdings) -> tuple[int, str]:
 def _little_prince(h: Holdings) -> tuple[int, str]:
     """Every fief harvested again but one best fief (E6).
 
-    >>> p = Position()
-    >>> p.owner.update({"A1": "ann", "A4": "ann", "B10": "ann"})
+    >>> p = Position(owner={"A1": "ann", "A4": "ann", "B10": "ann"})
     >>> p.building.update({"A1": "city1", "B10": "city1"})
     >>> _little_prince(Holdings.of(p, "ann"))
     (1, '2 of 3 fiefs harvested again; 2 tie for best (1 carrot), one left out (E6)')
@@ -305,11 +304,8 @@ class _Scorer:
         return points, f"tied for most territories ({mine}) with {others} (R1 {tie})", rulings
 
     def score(self, player: str, card: str) -> tuple[int, str, list[str]]:
-        """Points, figures and rulings of one parchment ``card`` scored for ``player`` (not opportunist)."""
-        mission = MISSIONS.get(card)
-        if mission is not None:
-            points, counted = mission(self.holdings[player])
-            return points, counted, []
+        """Points, figures and rulings of one parchment ``card`` scored for ``player`` (not a
+        mission of ``MISSIONS``, not opportunist)."""
         if card in _TREASURES:
             return self.treasure(player, card)
         explain = self.explain
@@ -335,12 +331,17 @@ class _Scorer:
     def rows(self, player: str) -> list[ParchmentRow]:
         out = []
         explain = self.explain
+        holdings = self.holdings[player]
         for card, target, via in self.owned[player]:
             if target is None:
                 out.append(ParchmentRow(card=card, counted="copies nothing" if explain else "", points=0))
                 continue
-            if target == "opportunist":
-                points, counted, rulings = 0, "", list[str]()  # filled in by opportunist()
+            mission = MISSIONS.get(target)
+            if mission is not None:
+                points, counted = mission(holdings)
+                rulings: list[str] = []
+            elif target == "opportunist":
+                points, counted, rulings = 0, "", []  # filled in by opportunist()
             else:
                 points, counted, rulings = self.score(player, target)
             if card == target:  # not a copy card
@@ -354,15 +355,16 @@ class _Scorer:
             out.append(ParchmentRow(card=card, copied=target, counted=counted, points=points, rulings=rulings))
         return out
 
-    def opportunist(self, rows: dict[str, list[ParchmentRow]], harvest: dict[str, int]) -> None:
-        """Score every Opportunist once all else is scored (R2)."""
-        before = {p: harvest[p] + sum(r.points for r in rows[p]) for p in self.state.players}
+    def opportunist(self, rows: dict[str, list[ParchmentRow]], before: dict[str, int]) -> None:
+        """Score every Opportunist once all else is scored (R2); ``before`` holds each player's total so far."""
         second = [p for p in self.state.players if sum(1 for q in before if before[q] > before[p]) == 1]
         tie = self.rulings.opportunist_tie
         award = len(second) == 1 or (second and tie == "shared")
         explain = self.explain
         standings = ", ".join(f"{p} {before[p]}" for p in self.state.players) if explain else ""
         for p in self.state.players:
+            if "opportunist" not in self.effective[p]:
+                continue
             for row in rows[p]:
                 if "opportunist" not in (row.card, row.copied):
                     continue
@@ -393,7 +395,7 @@ def final_score(state: State, board: Board | None = None, *, explain: bool = Tru
     rows = {p: scorer.rows(p) for p in state.players}
     harvests = {p: [harvest_carrots(h, p) for h in state.harvests] for p in state.players}
     harvest = {p: sum(v) for p, v in harvests.items()}
-    scorer.opportunist(rows, harvest)
+    scorer.opportunist(rows, {p: harvest[p] + sum(r.points for r in rows[p]) for p in state.players})
     players = {}
     for p in state.players:
         parchment_total = sum(r.points for r in rows[p])

@@ -12,8 +12,7 @@ the building.
 the cards of their discards, which parchments they play (P4, D3). Without it, all is shown.
 
 >>> from bkref.game.position import Position
->>> p = Position()
->>> p.owner.update({"A3": "ann", "B2": "bob", "D10": "ann"})
+>>> p = Position(owner={"A3": "ann", "B2": "bob", "D10": "ann"})
 >>> p.building.update({"A3": "farm_mushroom", "B2": "city3", "D10": "camp4"})
 >>> tags = {"ann": "a", "bob": "b"}
 >>> [square_text(p, sq, tags) for sq in ("A3", "B2", "D10", "A4", "A5")]
