@@ -15,6 +15,7 @@ COMPILED = [
     "bkref/game/position.py",
     "bkref/game/scoring.py",
     "bkref/io/logfile.py",
+    "bkref/io/referee.py",
 ]
 
 if os.environ.get("BKREF_COMPILE") == "1":

@@ -122,21 +122,22 @@ class _Run:
         last = 0
         found: list[Diagnostic] = []
         for line, raw in enumerate(lines, start=1):
-            event: Event | Problem | None
+            event: Event | None = None
             if last and raw[:1] == b"{":  # the usual line, once the game event is in: straight to the decoder
                 try:
                     event = decode(raw)
                 except msgspec.DecodeError:
-                    event = read(line, raw)  # which says what is wrong
-            else:
-                event = read(line, raw)
-            if event is None:  # a blank or comment line
-                continue
-            if isinstance(event, Problem):
-                yield self._unreadable(event)
-                if reader.over:
-                    break
-                continue
+                    pass
+            if event is None:  # any other line: the reader says what it is
+                item = read(line, raw)
+                if item is None:  # a blank or comment line
+                    continue
+                if isinstance(item, Problem):
+                    yield self._unreadable(item)
+                    if reader.over:
+                        break
+                    continue
+                event = item
             violations = play(event)
             if violations:  # a list only when a rule is broken
                 found = self._found(line, event, violations)
