@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,10 @@ ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
 SHARED = ROOT.parent / "shared"
 SAMPLES = sorted((SHARED / "samples").glob("*/*.jsonl"))
+
+BKREF_COMMAND = [sys.executable, "-P", "-m", "bkref"]
+"""``bkref`` in a new process. ``-P`` leaves the checkout off the module path, so the bkref
+installed in this venv runs: the compiled core in ``.venv-compiled`` (CI, step 4)."""
 
 needs_shared = pytest.mark.skipif(not SAMPLES, reason="../shared/samples is not beside the project")
 

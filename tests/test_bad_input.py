@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPLAYS
+from tests.conftest import BKREF_COMMAND, REPLAYS
 
 GAME = (REPLAYS / "3p-ann-bob-cid.jsonl").read_bytes()
 GAME_LINES = GAME.count(b"\n")
@@ -149,7 +148,7 @@ def test_a_real_process_prints_no_traceback(tmp_path: Path) -> None:
     path = tmp_path / "binary.jsonl"
     path.write_bytes(bytes(range(256)))
     run = subprocess.run(
-        [sys.executable, "-m", "bkref", "validate", str(path), str(tmp_path / "nope.jsonl")],
+        [*BKREF_COMMAND, "validate", str(path), str(tmp_path / "nope.jsonl")],
         capture_output=True,
         text=True,
         check=False,

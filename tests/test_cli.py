@@ -9,7 +9,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from importlib.metadata import version
 from pathlib import Path
@@ -17,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import REPLAYS, ROOT
+from tests.conftest import BKREF_COMMAND, REPLAYS, ROOT
 
-BKREF = [sys.executable, "-m", "bkref"]
+BKREF = BKREF_COMMAND
 
 
 @pytest.mark.parametrize("option", ["--version", "-V"])

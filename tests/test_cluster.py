@@ -8,13 +8,12 @@ Without the ``dask`` extra these tests are skipped (CI installs it: ``.ci/run``)
 from __future__ import annotations
 
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
 import pytest
 
-from tests.conftest import REPLAYS, ROOT
+from tests.conftest import BKREF_COMMAND, REPLAYS, ROOT
 
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed: pip install 'bkref[dask]'")
 
@@ -28,7 +27,7 @@ def scheduler() -> Iterator[str]:
 
 
 def bkref(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bkref", *args], capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run([*BKREF_COMMAND, *args], capture_output=True, text=True, cwd=ROOT)
 
 
 @pytest.mark.parametrize(

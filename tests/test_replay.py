@@ -7,14 +7,13 @@ import json
 import re
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from bkref.views.scoreview import console
 from bkref.views.stepper import load, show
-from tests.conftest import ROOT
+from tests.conftest import BKREF_COMMAND, ROOT
 
 # Paths as a user types them in the project's folder: the output names the log as given.
 TWO, THREE, FOUR, WORKED = (
@@ -373,7 +372,7 @@ def test_names_from_the_log_are_printed_with_control_characters_escaped(bkref, t
 
 def test_ctrl_c_while_stepping_with_piped_keys_exits_130() -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "bkref", "replay", str(THREE), "--step"],
+        [*BKREF_COMMAND, "replay", str(THREE), "--step"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         cwd=ROOT,

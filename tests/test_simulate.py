@@ -6,7 +6,6 @@ import json
 import os
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from bkref.bots.simulate import PLAYER_IDS, POLICIES, simulate, to_jsonl
 from bkref.game.catalog import BOARD, CARDS
 from bkref.game.events import End, Harvest
 from bkref.io.referee import check
-from tests.conftest import ROOT
+from tests.conftest import BKREF_COMMAND, ROOT
 
 GENERATED = ROOT / "replays" / "generated"
 COMMANDS = [
@@ -75,7 +74,7 @@ def test_the_bytes_do_not_depend_on_hash_order(tmp_path: Path) -> None:
     for hash_seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
         run = subprocess.run(
-            [sys.executable, "-m", "bkref", "simulate", "--players", "4", "--seed", "5", "--policy", "greedy"],
+            [*BKREF_COMMAND, "simulate", "--players", "4", "--seed", "5", "--policy", "greedy"],
             capture_output=True,
             env=env,
             check=True,

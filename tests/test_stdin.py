@@ -6,7 +6,6 @@ import io
 import os
 import selectors
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from typer.testing import CliRunner
 
 import bkref
 from bkref.cli import app
-from tests.conftest import REPLAYS, ROOT
+from tests.conftest import BKREF_COMMAND, REPLAYS, ROOT
 
 BUNDLED = sorted(REPLAYS.rglob("*.jsonl"))
 
@@ -96,7 +95,7 @@ def test_validate_shows_a_problem_while_the_game_is_still_being_written() -> Non
     lines = (REPLAYS / "3p-ann-bob-cid.jsonl").read_bytes().splitlines(keepends=True)
     illegal = lines[2].replace(b'"F8"', b'"J10"')  # ann keeps a card she does not hold (D2)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bkref", "validate", "--partial", "-"],
+        [*BKREF_COMMAND, "validate", "--partial", "-"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

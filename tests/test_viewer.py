@@ -13,7 +13,6 @@ import select
 import signal
 import struct
 import subprocess
-import sys
 import termios
 import time
 from collections.abc import Callable, Iterator
@@ -26,7 +25,7 @@ from bkref.game.events import Harvest
 from bkref.views.render import changed
 from bkref.views.stepper import load, stops
 from bkref.views.viewer import Viewer
-from tests.conftest import ROOT
+from tests.conftest import BKREF_COMMAND, ROOT
 from tests.test_replay import FOUR, THREE, TWO, WORKED
 
 TIMEOUT = 10.0
@@ -45,7 +44,7 @@ class Pty:
         env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
         env["TERM"] = "xterm-256color"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "bkref", "replay", *map(str, args)],
+            [*BKREF_COMMAND, "replay", *map(str, args)],
             stdin=self.slave,
             stdout=self.slave,
             stderr=self.slave,

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from bkref.game import scoring
 from bkref.game.catalog import BOARD, CARDS, COPY_CARDS, DECK_SIZE
@@ -38,13 +38,13 @@ from bkref.game.position import Position
 from bkref.game.results import Fief, FinalScore
 from bkref.game.words import count
 
-ROUNDS = 4
-_KIND = {card.id: card.kind for card in CARDS.values()}
-RABBITS = 36  # each player's (S5)
-_COPIES = {card.id: card.copies for card in CARDS.values()}
-"""How many copies of each card the deck holds (S4)."""
-HAND_SIZE = {2: 10, 3: 12, 4: 10}
-KEEP = {2: 1, 3: 2, 4: 2}
+ROUNDS: Final = 4
+_KIND: Final = {card.id: card.kind for card in CARDS.values()}
+RABBITS: Final = 36  # each player's (S5)
+_DECK: Final = sorted(card.id for card in CARDS.values() for _ in range(card.copies))
+"""Every card of the deck (S4), sorted."""
+HAND_SIZE: Final = {2: 10, 3: 12, 4: 10}
+KEEP: Final = {2: 1, 3: 2, 4: 2}
 
 
 class Violation(NamedTuple):
@@ -330,7 +330,7 @@ class State:
                 self.camps_played[player] += 1
 
 
-_FIELDS = (
+_FIELDS: Final = (
     *("_players", "seats", "left", "right", "turns_per_round", "rulings", "deck", "deck_pos", "used"),
     *("phase", "round", "turn", "hands", "reserves", "picks", "passed", "pending", "position", "supply"),
     *("parchments", "camps_played", "camps_placed", "camp_floor", "harvests", "board_fiefs", "copies", "final"),
@@ -358,10 +358,10 @@ def _on_game(state: State, event: Game, found: list[Violation]) -> None:
         state.camps_played[p] = 0
         state.camps_placed[p] = 0
     if event.deck is not None:
-        counts = Counter(event.deck)
-        if dict.__eq__(counts, _COPIES):  # the usual case, at the speed of a dict comparison
+        if sorted(event.deck) == _DECK:  # the usual case, at the speed of a sort
             state.deck = list(event.deck)
             return
+        counts = Counter(event.deck)
         wrong = [
             f"{c} x{counts[c]} (the game has {CARDS[c].copies})"
             for c in sorted(CARDS)  # the deck's ids are cards: the decoder checked them
@@ -876,7 +876,7 @@ def _copy_problem(state: State, p: str, card: str, chosen: dict[str, str | None]
     return None
 
 
-_HANDLERS: dict[type, Callable[[State, Event, list[Violation]], None]] = {
+_HANDLERS: Final[dict[type, Callable[[State, Event, list[Violation]], None]]] = {
     Game: _on_game,  # type: ignore[dict-item]
     Deal: _on_deal,  # type: ignore[dict-item]
     Pick: _on_pick,  # type: ignore[dict-item]

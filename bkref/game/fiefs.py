@@ -22,7 +22,7 @@ until its ``Fief`` is asked for.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, BOARD_ORDER, CARDS, LUXURY_RESOURCES, SQUARES
 from bkref.game.results import Fief
@@ -30,21 +30,21 @@ from bkref.game.results import Fief
 if TYPE_CHECKING:
     from bkref.game.position import Position
 
-RESOURCES = BASIC_RESOURCES + LUXURY_RESOURCES
+RESOURCES: Final = BASIC_RESOURCES + LUXURY_RESOURCES
 """Every resource, basic then luxury: the order a fief lists what it produces."""
 
-_BIT = {name: 1 << i for i, name in enumerate(SQUARES)}
-RESOURCE_INDEX = {name: k for k, name in enumerate(RESOURCES)}
+_BIT: Final = {name: 1 << i for i, name in enumerate(SQUARES)}
+RESOURCE_INDEX: Final = {name: k for k, name in enumerate(RESOURCES)}
 """Each resource's place in ``RESOURCES``: its bit in a fief's resources."""
-_ADJACENT = [sum(_BIT[other] for other in ADJACENT[name]) for name in SQUARES]
-_STRENGTH = {card.id: card.strength for card in CARDS.values() if card.kind == "city"}
-_MAKES = {card.id: card.produces for card in CARDS.values() if card.produces}
-_PRINTED_CITIES = sum(_BIT[name] for name, square in BOARD.items() if square.printed_city)
-_PRINTED_STRENGTH = [1 if BOARD[name].printed_city else 0 for name in SQUARES]
-_TERRAIN_RESOURCE = [1 << RESOURCE_INDEX[r] if (r := BOARD[name].resource) else 0 for name in SQUARES]
-TERRAIN = tuple(sum(_BIT[name] for name in SQUARES if BOARD[name].resource == r) for r in RESOURCES)
+_ADJACENT: Final = [sum(_BIT[other] for other in ADJACENT[name]) for name in SQUARES]
+_STRENGTH: Final = {card.id: card.strength for card in CARDS.values() if card.kind == "city"}
+_MAKES: Final = {card.id: card.produces for card in CARDS.values() if card.produces}
+_PRINTED_CITIES: Final = sum(_BIT[name] for name, square in BOARD.items() if square.printed_city)
+_PRINTED_STRENGTH: Final = [1 if BOARD[name].printed_city else 0 for name in SQUARES]
+_TERRAIN_RESOURCE: Final = [1 << RESOURCE_INDEX[r] if (r := BOARD[name].resource) else 0 for name in SQUARES]
+TERRAIN: Final = tuple(sum(_BIT[name] for name in SQUARES if BOARD[name].resource == r) for r in RESOURCES)
 """For each resource of ``RESOURCES``, the squares whose terrain produces it."""
-_NOTHING = [0] * len(SQUARES)
+_NOTHING: Final = [0] * len(SQUARES)
 """No strength and no resources on any square: for fiefs asked for their squares only."""
 
 Group = tuple[int, int, int]

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Final
 
 from bkref.game.catalog import BOARD, BOARD_ORDER
 
-_BIT = {square: 1 << i for square, i in BOARD_ORDER.items()}
+_BIT: Final = {square: 1 << i for square, i in BOARD_ORDER.items()}
 
 
 class Position:

@@ -136,7 +136,7 @@ def _threshold(h: Holdings, points: int, n: int, least: int, one: str, many: str
     return (points if n >= least else 0), f"{count(n, one, many)}, needs {least}" if h.explain else ""
 
 
-_PLURAL = {"wood": "wood", "fish": "fish", "carrot": "carrots"}
+_PLURAL: Final = {"wood": "wood", "fish": "fish", "carrot": "carrots"}
 
 
 def _produced(resource: str, unit: int) -> MissionScore:
@@ -195,11 +195,11 @@ def _little_prince(h: Holdings) -> tuple[int, str]:
     return sum(carrots[1:]), f"{again}, the best ({best}) left out"
 
 
-_EDGE = mask([name for name, square in BOARD.items() if square.on_edge])
-_MOUNTAINS = mask([name for name, square in BOARD.items() if square.terrain == "mountain"])
-_CORNERS = mask(sorted(CORNERS))
+_EDGE: Final = mask([name for name, square in BOARD.items() if square.on_edge])
+_MOUNTAINS: Final = mask([name for name, square in BOARD.items() if square.terrain == "mountain"])
+_CORNERS: Final = mask(sorted(CORNERS))
 
-MISSIONS: dict[str, MissionScore] = {
+MISSIONS: Final[dict[str, MissionScore]] = {
     "burgomaster": lambda h: _per(h, 1, h.cities, "city", "cities"),
     "diplomat": lambda h: _per(h, 1, h.count(_EDGE), "territory on the edge", "territories on the edge"),
     "explorer": _corners,
@@ -236,7 +236,7 @@ _Owned = tuple[str, "str | None", "list[tuple[str, str]]"]
 (a plain tuple: a game's end makes some thirty of them)."""
 
 
-_TREASURES = frozenset(card.id for card in CARDS.values() if card.kind == "treasure")
+_TREASURES: Final = frozenset(card.id for card in CARDS.values() if card.kind == "treasure")
 
 
 class _Scorer:

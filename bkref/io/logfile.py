@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 import msgspec
 
 from bkref.game.events import EVENT_TYPES, Event, Game, event_type
 
-decode = msgspec.json.Decoder(Event).decode
+decode: Final = msgspec.json.Decoder(Event).decode
 """Decode one line's JSON into its event (``msgspec.DecodeError`` when it is not one)."""
-_BOM = b"\xef\xbb\xbf"
+_BOM: Final = b"\xef\xbb\xbf"
 
 
 class Record(NamedTuple):
@@ -43,7 +43,7 @@ class Problem(NamedTuple):
     message: str
 
 
-_FIELD_KINDS = {
+_FIELD_KINDS: Final = {
     "at": "square",
     "card": "card",
     "keep": "card",
@@ -81,7 +81,7 @@ def _bad_value(value: str, path: str) -> str:
 
 
 # The JSON types msgspec names, as a player reads them.
-_KINDS = {
+_KINDS: Final = {
     "int": "a whole number",
     "float": "a number",
     "str": "a string",
@@ -92,7 +92,7 @@ _KINDS = {
 }
 
 
-_JSON_NAMES = {"int": "number", "float": "number", "str": "string", "bool": "boolean"}
+_JSON_NAMES: Final = {"int": "number", "float": "number", "str": "string", "bool": "boolean"}
 
 
 def _kinds(expected: str) -> str:
@@ -102,7 +102,7 @@ def _kinds(expected: str) -> str:
 
 # msgspec's error texts (without their `` - at `$.path` `` tail), each with the sentence it becomes,
 # given what the error is about ("the deal event's round") and the path ("round").
-_MESSAGES: list[tuple[re.Pattern[str], Callable[[re.Match[str], str, str], str]]] = [
+_MESSAGES: Final[list[tuple[re.Pattern[str], Callable[[re.Match[str], str, str], str]]]] = [
     (
         re.compile(r"Object contains unknown field `(.*)`", re.DOTALL),
         lambda m, subject, path: f"{subject} has an unknown field {m[1]!r}",
@@ -123,8 +123,8 @@ _MESSAGES: list[tuple[re.Pattern[str], Callable[[re.Match[str], str, str], str]]
     ),
     (re.compile(r"Expected `([a-z| ]+)`"), lambda m, subject, path: f"{subject} must be {_kinds(m[1])}"),
 ]
-_AT = re.compile(r"(.*) - at (`key` in )?`\$\.?([^`]*)`", re.DOTALL)
-_MALFORMED = re.compile(r"JSON is malformed: (.+) \(byte (\d+)\)")
+_AT: Final = re.compile(r"(.*) - at (`key` in )?`\$\.?([^`]*)`", re.DOTALL)
+_MALFORMED: Final = re.compile(r"JSON is malformed: (.+) \(byte (\d+)\)")
 
 
 def _explain(error: msgspec.DecodeError, line: int, kind: str | None, offset: int) -> str:
@@ -151,7 +151,7 @@ def _explain(error: msgspec.DecodeError, line: int, kind: str | None, offset: in
     return f"{subject} does not fit the bkref/1 format"
 
 
-_TYPE = re.compile(rb'"type"\s*:\s*"([a-z]+)"')
+_TYPE: Final = re.compile(rb'"type"\s*:\s*"([a-z]+)"')
 
 
 def _type_of(raw: bytes) -> str | None:
@@ -161,7 +161,7 @@ def _type_of(raw: bytes) -> str | None:
     return kind if kind in EVENT_TYPES else None
 
 
-_UTF16 = 'this file is UTF-16 text (Windows\' "Unicode"); bkref/1 logs are UTF-8: save it as UTF-8'
+_UTF16: Final = 'this file is UTF-16 text (Windows\' "Unicode"); bkref/1 logs are UTF-8: save it as UTF-8'
 
 
 def _utf16(raw: bytes) -> bool:

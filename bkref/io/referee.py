@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 import msgspec
 
@@ -127,7 +127,7 @@ class _Run:
                 try:
                     event = decode(raw)
                 except msgspec.DecodeError:
-                    pass
+                    event = None  # the reader says what is wrong
             if event is None:  # any other line: the reader says what it is
                 item = read(line, raw)
                 if item is None:  # a blank or comment line
@@ -215,7 +215,7 @@ def check(
     return report
 
 
-STDIN = Path("-")
+STDIN: Final = Path("-")
 """The path that names standard input on the command line."""
 
 
