@@ -247,14 +247,7 @@ class State:
 
     def where(self) -> str:
         """Where the game stands, in words: "round 2, turn 3", "after the 4th harvest"."""
-        return {
-            "setup": "before the game event",
-            "dealing": f"before the deal of round {self.round + 1}",
-            "exploring": f"in round {self.round}, turn {self.turn}",
-            "building": f"in the construction of round {self.round}",
-            "ending": "after the 4th harvest, before the end event",
-            "over": "after the end event",
-        }[self.phase]
+        return _WHERE[self.phase].format(round=self.round, next=self.round + 1, turn=self.turn)
 
     # -- applying events -------------------------------------------------------------
 
@@ -329,6 +322,16 @@ class State:
             if kind == "camp":
                 self.camps_played[player] += 1
 
+
+_WHERE: Final = {
+    "setup": "before the game event",
+    "dealing": "before the deal of round {next}",
+    "exploring": "in round {round}, turn {turn}",
+    "building": "in the construction of round {round}",
+    "ending": "after the 4th harvest, before the end event",
+    "over": "after the end event",
+}
+"""Where a game in each phase stands, in words (``State.where``)."""
 
 _FIELDS: Final = (
     *("_players", "seats", "left", "right", "turns_per_round", "rulings", "deck", "deck_pos", "used"),
