@@ -43,6 +43,8 @@ def test_a_sky_tower_connects_both_ways(a: str, b: str) -> None:
 def test_connection_goes_only_through_the_players_own_squares() -> None:
     p = Position(owner={"A1": "ann", "A2": "bob", "A3": "ann"})
     assert not connected(p, "ann", "A1", "A3")
+    assert not connected(p, "ann", "A1", "A2") and not connected(p, "ann", "A2", "A3")  # A2 is bob's
+    assert connected(p, "ann", "A1", "A1") and not connected(p, "cid", "A1", "A1")  # a square is in its own fief
     p.claim("A2", "ann")
     assert connected(p, "ann", "A1", "A3")
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bkref.views.scoreview import console
+from bkref.views.screen import event_lines
 from bkref.views.stepper import load, show
 from tests.conftest import BKREF_COMMAND, ROOT
 
@@ -338,6 +339,17 @@ def test_as_a_player_hides_the_others_hands_parchments_and_discards(bkref) -> No
     assert "\nann picks for turn 3: keeps fisher and discards diplomat, face down until every player" in own_pick
     assert "keeps 1 card and discards 1, face down" in bkref("replay", TWO, "--to", "7", "--as", "bob").stdout
     assert bkref("replay", TWO, "--as", "bob").stdout.count("fisher") >= 1  # the end reveals every parchment
+
+
+def test_as_a_player_the_problems_of_another_players_pick_keep_their_rule_but_not_their_cards(bkref) -> None:
+    log = Path("replays") / "illegal" / "D2-keep-not-in-hand.jsonl"  # line 74: cid keeps a card not in cid's hand
+    as_ann = bkref("replay", log, "--to", "74", "--as", "ann").stdout
+    assert f"{log}:74: D2 not shown with --as ann: it may name cards ann does not see\n" in as_ann
+    assert "E3, I6" not in as_ann  # cid's hand
+    as_cid = bkref("replay", log, "--to", "74", "--as", "cid").stdout
+    assert f"{log}:74: D2 cid keeps J10, which is not in cid's hand: E3, I6\n" in as_cid
+    in_the_viewer = [text.plain for text, _ in event_lines(load(log), 73, "ann")]
+    assert "line 74: D2 not shown with --as ann: it may name cards ann does not see" in in_the_viewer
 
 
 def test_as_someone_who_is_not_playing_is_one_line_and_exit_2(bkref) -> None:

@@ -425,3 +425,18 @@ def test_score_and_replay_give_the_same_reason_for_an_empty_input(bkref) -> None
     assert scored.exit_code == replayed.exit_code == 2
     assert scored.stderr.splitlines() == [reason, "/dev/null: nothing to score: the log is unreadable"]
     assert replayed.stderr == f"bkref: error: {reason}\n"
+
+
+def test_names_from_the_log_are_printed_with_control_characters_escaped(bkref, tmp_path: Path) -> None:
+    """In the tables, the rulings, the parchments' sentences (opportunist's standings name
+    every player), the ranking and the errors alike; the JSON keeps the name as the log has it."""
+    log = tmp_path / "odd.jsonl"
+    log.write_text(FULL_GAME.read_text().replace('"bob"', '"bob\\u001b[2J"'))  # a name that would clear the screen
+    shown = bkref("score", "--no-color", log)
+    assert shown.exit_code == 0
+    assert "\x1b" not in shown.stdout
+    assert shown.stdout.count("bob\\x1b[2J") >= 10
+    assert "bob\x1b[2J's parchments" not in shown.stdout and "bob\\x1b[2J's parchments" in shown.stdout
+    refused = bkref("score", "--player", "zed", log)
+    assert refused.exit_code == 2 and "\x1b" not in refused.stderr and "bob\\x1b[2J" in refused.stderr
+    assert "bob\x1b[2J" in score_json(bkref, log).players

@@ -66,8 +66,9 @@ def validate(
     from contextlib import AbstractContextManager, nullcontext
     from functools import partial as bind
 
-    from bkref.io.referee import STDIN, check_item, log_paths
+    from bkref.io.referee import check_item, log_paths
     from bkref.io.report import OUTPUTS, Totals
+    from bkref.io.sources import STDIN
     from bkref.views.progress import progress
 
     if quiet and verbose:

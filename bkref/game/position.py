@@ -4,6 +4,8 @@
 >>> p.claim("A2", "ann"); p.claim("A1", "bob")
 >>> dict(p.owner), bin(p.owned["ann"]), bin(p.owned["bob"])
 ({'A1': 'bob', 'A2': 'ann'}, '0b10', '0b1')
+>>> p
+Position(owner={'A1': 'bob', 'A2': 'ann'}, building={}, towers=[], declared={})
 """
 
 from __future__ import annotations
@@ -70,8 +72,6 @@ class Position:
 
     def __eq__(self, other: object) -> bool:
         return self._fields() == other._fields() if isinstance(other, Position) else NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass's
 
     def __repr__(self) -> str:
         return (

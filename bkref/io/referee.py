@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 import msgspec
 
@@ -22,7 +22,7 @@ from bkref.game.engine import State, Violation
 from bkref.game.events import Build, Event, Pick, event_type
 from bkref.io.diagnostics import Diagnostic, exit_status
 from bkref.io.logfile import LineReader, Problem, decode
-from bkref.io.sources import LogSource, lines_of, name_of
+from bkref.io.sources import STDIN, LogSource, lines_of, name_of, unreadable
 
 
 class Step(NamedTuple):
@@ -206,26 +206,12 @@ def check(
                 if on_diagnostic is not None:
                     on_diagnostic(found)  # type: ignore[arg-type]
     except OSError as error:
-        reason = error.strerror or str(error)
-        diagnostics.append(Diagnostic(report.path, 0, None, "F1", f"cannot read the file: {reason}"))
+        diagnostics.append(Diagnostic(report.path, 0, None, "F1", unreadable(error)))
     report.events = run.events
     report.complete, report.where = state.complete, state.where()
     if not keep_state:
         report.state = None
     return report
-
-
-STDIN: Final = Path("-")
-"""The path that names standard input on the command line."""
-
-
-def not_a_log_file(path: Path) -> str | None:
-    """Why ``path`` cannot be read as one log file (``score``, ``replay``), or None: anything
-    that exists and is not a folder is read, so an empty file (``/dev/null``) is reported
-    as the log it is (F1, no game event)."""
-    if path.is_dir():
-        return f"{path}: is a directory, not a log file"
-    return None if path.exists() else f"{path}: no such file"
 
 
 def log_paths(paths: list[Path]) -> Iterator[Path | Report]:

@@ -17,7 +17,7 @@ A ``LogSource`` is any of:
 >>> [type(r).__name__ for r in read('{"type":"game","format":"bkref/1","players":["a","b"]}\\n')]
 ['Record']
 >>> list(read("no/such/log.jsonl"))
-[Problem(line=0, event=None, message='cannot read no/such/log.jsonl: No such file or directory')]
+[Problem(line=0, event=None, message='no/such/log.jsonl: cannot read the file: No such file or directory')]
 >>> name_of(b"{}"), name_of("replays/2p-ann-bob.jsonl")
 ('<bytes>', 'replays/2p-ann-bob.jsonl')
 """
@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Final
 
 from bkref.io.logfile import Problem, Record, read_lines
 
@@ -85,6 +85,43 @@ def _stream_lines(stream: IO[Any]) -> Iterable[bytes]:
     return iter(stream.readline, b"")
 
 
+STDIN: Final = Path("-")
+"""The path that names standard input on the command line."""
+
+
+def not_a_log_file(path: Path) -> str | None:
+    """Why ``path`` cannot be read as one log file (``score``, ``replay``), or None: anything
+    that exists and is not a folder is read, so an empty file (``/dev/null``) is reported
+    as the log it is (F1, no game event)."""
+    if path.is_dir():
+        return f"{path}: is a directory, not a log file"
+    return None if path.exists() else f"{path}: no such file"
+
+
+def unreadable(error: OSError) -> str:
+    """What bkref says of a log it cannot read, after the log's name."""
+    return f"cannot read the file: {error.strerror or error}"
+
+
+@contextmanager
+def one_log(
+    path: Path, stdin: IO[str] | None, error: Callable[[str], Exception]
+) -> Iterator[tuple[LogSource, str | None]]:
+    """The one log a command reads (``score``, ``replay``, ``moves``): ``path``, or ``stdin``
+    for ``-``; as ``(source, label)`` for ``bkref.io.referee.play``.
+
+    A path that cannot be a log, or cannot be read in the block, raises ``error(message)``.
+    """
+    source: tuple[LogSource, str | None] = (stdin, "-") if path == STDIN and stdin is not None else (path, None)
+    refused = None if source[1] else not_a_log_file(path)
+    if refused:
+        raise error(refused)
+    try:
+        yield source
+    except OSError as failed:
+        raise error(f"{path}: {unreadable(failed)}") from None
+
+
 def read(source: LogSource) -> Iterator[Record | Problem]:
     """The events of the log (each with its line number) and its F1 problems, as they are read.
 
@@ -95,4 +132,4 @@ def read(source: LogSource) -> Iterator[Record | Problem]:
         with lines_of(source) as lines:
             yield from read_lines(lines)
     except OSError as error:
-        yield Problem(0, None, f"cannot read {name_of(source)}: {error.strerror or error}")
+        yield Problem(0, None, f"{name_of(source)}: {unreadable(error)}")

@@ -23,7 +23,8 @@ from bkref.game.events import Build, Deal, Draw, End, Event, Harvest, Pick
 from bkref.game.moves import legal_moves
 from bkref.game.words import count, joined
 from bkref.io.diagnostics import Diagnostic, exit_status
-from bkref.io.referee import STDIN, Step, not_a_log_file, play
+from bkref.io.referee import Step, play
+from bkref.io.sources import STDIN, one_log
 
 
 class MovesError(Exception):
@@ -59,10 +60,6 @@ def words(move: Event) -> str:
 
 def position(source: Path, to: str | None, stdin: TextIO | None) -> tuple[Step, list[Diagnostic], int]:
     """The step after event ``to`` (default: the last), the diagnostics up to it, and the number of events."""
-    from_stdin = source == STDIN and stdin is not None
-    refused = None if from_stdin else not_a_log_file(source)
-    if refused:
-        raise MovesError(refused)
     wanted = None
     if to is not None:
         if not to.strip().isdecimal() or int(to) < 1:
@@ -71,8 +68,8 @@ def position(source: Path, to: str | None, stdin: TextIO | None) -> tuple[Step, 
     diagnostics: list[Diagnostic] = []
     last: Step | None = None
     events = 0
-    try:
-        for item in play(stdin if from_stdin else source, "-" if from_stdin else None, partial=True):  # type: ignore[arg-type]
+    with one_log(source, stdin, MovesError) as (log, label):
+        for item in play(log, label, partial=True):
             if isinstance(item, Diagnostic):
                 diagnostics.append(item)
                 continue
@@ -81,8 +78,6 @@ def position(source: Path, to: str | None, stdin: TextIO | None) -> tuple[Step, 
             last = item
             if events == wanted:
                 break
-    except OSError as error:
-        raise MovesError(f"{source}: cannot read the file: {error.strerror or error}") from None
     if last is None:
         raise MovesError(diagnostics[0].text() if diagnostics else f"{source}: the log holds no event")
     if wanted is not None and events < wanted:

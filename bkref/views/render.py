@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -33,7 +34,7 @@ from bkref.game.events import Build, Deal, Draw, Event, Game, Harvest, Pick
 from bkref.game.fiefs import yield_of
 from bkref.game.position import Position
 from bkref.game.words import count, joined
-from bkref.io.diagnostics import printable
+from bkref.io.diagnostics import Diagnostic, printable
 from bkref.io.referee import Step
 from bkref.views.terminal import table as table_of
 
@@ -251,6 +252,17 @@ def _claims(position: Position, player: str, square: str) -> str:
 def _hidden(player: str, seen_by: str | None) -> bool:
     """Whether ``player``'s secrets are hidden from whom the replay is shown to."""
     return seen_by is not None and seen_by != player
+
+
+def problems(step: Step, seen_by: str | None) -> list[Diagnostic]:
+    """The diagnostics of ``step`` as ``seen_by`` may read them: those of a deal, and of
+    another player's pick or draw, without their words, which may name cards of a hand
+    ``seen_by`` could not see (the rule and the line stay)."""
+    event = step.event
+    if seen_by is None or not (isinstance(event, Deal) or (isinstance(event, Pick | Draw) and event.player != seen_by)):
+        return step.diagnostics
+    unseen = f"not shown with --as {seen_by}: it may name cards {seen_by} does not see"
+    return [msgspec.structs.replace(d, message=unseen) for d in step.diagnostics]
 
 
 def _card(card: str, player: str, seen_by: str | None) -> str:
@@ -568,7 +580,7 @@ def position(steps: Sequence[Step], index: int, label: str, seen_by: str | None 
     parts.append(Text(lines[0], style="bold"))
     parts += [Text(line) for line in lines[1:]]
     # A problem stays on one line, as validate prints it (print the position with crop=False).
-    parts += [Text(d.text(), style=PROBLEM_STYLE, no_wrap=True, overflow="ignore") for d in step.diagnostics]
+    parts += [Text(d.text(), style=PROBLEM_STYLE, no_wrap=True, overflow="ignore") for d in problems(step, seen_by)]
     parts += [Text(line) for line in (earlier_problems(steps, index), stops_here(steps, index)) if line]
     parts += [Text(""), board(state), Text(""), legend(state), Text(""), players(state, seen_by)]
     if len(state.harvests) > len(before.harvests):  # a harvest event, or a deal that closes a round (T1)

@@ -17,8 +17,8 @@ from rich.text import Text
 from bkref.game.results import PlayerScore
 from bkref.game.words import count
 from bkref.io.breakdown import Breakdown, FinalBreakdown, RoundScore, RulingUse, breakdown
-from bkref.io.diagnostics import EXIT_UNREADABLE, exit_status
-from bkref.io.referee import STDIN, not_a_log_file
+from bkref.io.diagnostics import EXIT_UNREADABLE, exit_status, printable
+from bkref.io.sources import one_log
 from bkref.views.terminal import console, emit
 from bkref.views.terminal import table as table_of
 
@@ -28,10 +28,10 @@ NUMBERS = frozenset({"Cities", "Strength", "Wealth", "Carrots", "Rank", "Harvest
 
 def _header(b: Breakdown) -> Text:
     text = Text()
-    text.append(f"Score of {b.file}\n", style="bold")
-    text.append(f"Players (in seat order): {', '.join(b.players)}")
+    text.append(f"Score of {printable(b.file)}\n", style="bold")
+    text.append(f"Players (in seat order): {printable(', '.join(b.players))}")
     if b.player is not None:
-        text.append(f"; showing {b.player} only")
+        text.append(f"; showing {printable(b.player)} only")
     text.append(f"\nThe game is {'complete' if b.complete else 'not complete'}: the log stops {b.stops}.")
     if not b.legal:
         text.append(
@@ -46,7 +46,7 @@ def _rulings(rulings: list[RulingUse]) -> Table:
     table = table_of("Ruling", "Value", "Applied to", numbers=NUMBERS, prose=("Applied to",), title="Rulings")
     for r in rulings:
         value = f"{r.value} (default)" if r.default else r.value
-        settled = ", ".join(f"{a.player}'s {a.card}" for a in r.applied_to) or "-"
+        settled = printable(", ".join(f"{a.player}'s {a.card}" for a in r.applied_to)) or "-"
         table.add_row(f"{r.id} {r.name}", value, settled)
     return table
 
@@ -67,7 +67,7 @@ def _round(r: RoundScore) -> Table:
     for i, (player, h) in enumerate(r.players.items()):
         if i:
             table.add_section()
-        name = player
+        name = printable(player)
         for f in h.fiefs:
             style = None if f.carrots else "dim"
             table.add_row(
@@ -98,10 +98,10 @@ def parchments(player: str, s: PlayerScore) -> Table:
         "Carrots",
         numbers=NUMBERS,
         prose=("Counted",),
-        title=f"{player}'s parchments",
+        title=f"{printable(player)}'s parchments",
     )
     for row in s.parchments:
-        table.add_row(row.card, row.copied or "", row.counted, " ".join(row.rulings), str(row.points))
+        table.add_row(row.card, row.copied or "", printable(row.counted), " ".join(row.rulings), str(row.points))
     table.add_section()
     table.add_row("parchments", "", "", "", str(s.parchment_total))
     table.add_row("harvests", "", " + ".join(map(str, s.harvests)), "", str(s.harvest))
@@ -114,16 +114,16 @@ def ranking(final: FinalBreakdown) -> Group:
     for s in final.ranking:
         table.add_row(
             str(s.rank),
-            s.player,
+            printable(s.player),
             str(s.harvest),
             str(s.parchment_total),
             str(s.total),
             style="bold" if s.player in final.winners else None,
         )
     if len(final.winners) == 1:
-        verdict = f"Winner: {final.winners[0]}"
+        verdict = f"Winner: {printable(final.winners[0])}"
     else:
-        verdict = f"Winners, tied (E8): {', '.join(final.winners)}"
+        verdict = f"Winners, tied (E8): {printable(', '.join(final.winners))}"
     return Group(table, Text(verdict, style="bold green"))
 
 
@@ -165,14 +165,8 @@ def run(
     ``-`` reads the log from ``stdin``.
     Raises ``ScoreError`` for a missing file or an unknown player.
     """
-    from_stdin = path == STDIN and stdin is not None
-    refused = None if from_stdin else not_a_log_file(path)
-    if refused:
-        raise ScoreError(refused)
-    try:
-        result = breakdown(stdin, "-") if from_stdin else breakdown(path)  # type: ignore[arg-type]
-    except OSError as error:
-        raise ScoreError(f"{path}: cannot read the file: {error.strerror or error}") from None
+    with one_log(path, stdin, ScoreError) as (source, label):
+        result = breakdown(source, label)
     status = exit_status(result.diagnostics)
     if not result.players:
         err.writelines(d.text() + "\n" for d in result.diagnostics)
@@ -181,7 +175,9 @@ def run(
         return status
     if player is not None:
         if player not in result.players:
-            raise ScoreError(f"{path}: {player!r} is not a player of this game ({', '.join(result.players)})")
+            raise ScoreError(
+                printable(f"{path}: {player!r} is not a player of this game ({', '.join(result.players)})")
+            )
         result = result.only(player)
     if as_json:
         out.write(msgspec.json.format(msgspec.json.encode(result).decode(), indent=2) + "\n")

@@ -51,6 +51,7 @@ from bkref.views.render import (
     harvest,
     in_reserve,
     legend,
+    problems,
     stage,
     state_before,
     stops_here,
@@ -84,7 +85,9 @@ def event_lines(steps: Sequence[Step], index: int, seen_by: str | None) -> list[
     words = describe(step, before, seen_by)
     lines = [(Text(words[0], "bold"), True)] + [(Text(line), False) for line in words[1:]]
     # A problem as validate gives it, less the file's name, which the header shows.
-    lines += [(Text(printable(f"line {d.line}: {d.rule} {d.message}"), PROBLEM_STYLE), True) for d in step.diagnostics]
+    lines += [
+        (Text(printable(f"line {d.line}: {d.rule} {d.message}"), PROBLEM_STYLE), True) for d in problems(step, seen_by)
+    ]
     earlier, end = earlier_problems(steps, index), stops_here(steps, index)
     lines += [(Text(earlier), False)] if earlier else []
     won = f"{winners(step.state)} (s shows the scores)" if step.state.final is not None else None

@@ -39,7 +39,8 @@ from rich.console import Console
 from bkref.game.engine import ROUNDS
 from bkref.game.events import Build, Draw, Event, Pick
 from bkref.io.diagnostics import Diagnostic, exit_status
-from bkref.io.referee import STDIN, Step, not_a_log_file, play
+from bkref.io.referee import Step, play
+from bkref.io.sources import STDIN, one_log
 from bkref.views.render import position
 from bkref.views.terminal import console as make_console
 from bkref.views.terminal import emit
@@ -55,21 +56,15 @@ def load(path: Path, stdin: TextIO | None = None) -> list[Step]:
     A log that stops early replays as far as it goes. A line that is not an event (F1)
     is shown with the event after it (the last one if none follows).
     """
-    from_stdin = path == STDIN and stdin is not None
-    refused = None if from_stdin else not_a_log_file(path)
-    if refused:
-        raise ReplayError(refused)
     steps: list[Step] = []
     unread: list[Diagnostic] = []
-    try:
-        for item in play(stdin if from_stdin else path, "-" if from_stdin else None, keep=True, partial=True):  # type: ignore[arg-type]
+    with one_log(path, stdin, ReplayError) as (source, label):
+        for item in play(source, label, keep=True, partial=True):
             if isinstance(item, Diagnostic):
                 unread.append(item)
             else:
                 steps.append(item._replace(diagnostics=unread + item.diagnostics))
                 unread = []
-    except OSError as error:
-        raise ReplayError(f"{path}: cannot read the file: {error.strerror or error}") from None
     if not steps:
         raise ReplayError(unread[0].text() if unread else f"{path}: the log holds no event")
     if unread:
