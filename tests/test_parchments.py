@@ -15,6 +15,7 @@ from bkref.game.catalog import CARDS
 from bkref.game.engine import State
 from bkref.game.events import End, Rulings
 from bkref.game.results import Fief, FinalScore, ParchmentRow
+from bkref.game.scoring import final_score
 
 SEATS = ("ann", "bob", "cid")  # clockwise: ann's left is bob, ann's right is cid (S1)
 
@@ -60,6 +61,8 @@ def end(state: State, copies: dict[str, dict[str, str | None]] | None = None) ->
     assert [[r.points for r in s.parchments] for s in explained.players.values()] == [
         [r.points for r in s.parchments] for s in state.final.players.values()
     ]
+    assert all(r.counted for s in explained.players.values() for r in s.parchments)
+    assert not any(r.counted for s in state.final.players.values() for r in s.parchments)  # points only: no words
     return explained
 
 
@@ -430,6 +433,29 @@ def test_r3_follow_resolves_a_copy_of_a_copy(mine: str, other: str, theirs: str)
     assert (row.copied, row.points, row.rulings) == ("fisher", 1, ["R3"])
     assert row.counted == f"through {other}'s {theirs} (R3 follow): 1 fish produced"
     assert points(final, other) == {theirs: 2}
+
+
+def test_r3_follow_names_every_copy_a_chain_passes_through() -> None:
+    # ann's socialist copies bob's (her left), which copies cid's, which copies ann's fisher.
+    state = table(
+        {"ann": ["socialist", "fisher"], "bob": ["socialist"], "cid": ["socialist"]},
+        {"ann": "A5", "bob": "J9 J10"},
+        copy_of_copy="follow",
+    )
+    final = end(state, {p: {"socialist": "socialist" if p != "cid" else "fisher"} for p in SEATS})
+    row = rows(final)["socialist"]
+    assert (row.copied, row.points, row.rulings) == ("fisher", 1, ["R3"])
+    assert row.counted == "through bob's socialist, cid's socialist (R3 follow): 1 fish produced"
+
+
+def test_a_chain_of_copies_that_comes_back_to_itself_copies_nothing() -> None:
+    # The end event refuses such a chain (E7); scored as it stands, each copy copies nothing.
+    state = table({p: ["socialist"] for p in SEATS}, copy_of_copy="follow")
+    state.copies = {p: {"socialist": "socialist"} for p in SEATS}
+    final = final_score(state)
+    assert [r for s in final.players.values() for r in s.parchments] == [
+        ParchmentRow(card="socialist", counted="copies nothing", points=0)
+    ] * 3
 
 
 def test_r3_forbidden_a_copy_of_a_copy_copies_nothing() -> None:

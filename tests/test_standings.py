@@ -120,6 +120,8 @@ def test_illegal_games_are_listed_and_left_out_unless_asked(bkref) -> None:
     assert (counted.counted, counted.left_out) == (2, 1)  # the missing file has no score to count
     assert {s.player: s.games for s in counted.players} == {"ann": 2, "bob": 2, "cid": 2}
     assert counted.games == without.games
+    assert standings_json(bkref, legal, illegal)[0] == 1  # validate's status: illegal, none unreadable
+    assert standings_json(bkref, legal)[0] == 0
 
 
 def test_csv_is_one_header_row_and_one_row_per_game(bkref, tournament: Path) -> None:

@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
 
 import msgspec
@@ -120,6 +120,22 @@ def game_name(players: int, seed: int) -> str:
     '4p-seed-000042.jsonl'
     """
     return f"{players}p-seed-{seed:06d}.jsonl"
+
+
+def tournament(game: tuple[int, int, Sequence[str]], games: int, jobs: int = 1) -> Iterator[tuple[str, str]]:
+    """``games`` games from ``game``'s seed on, played in ``jobs`` processes: each one's file
+    name (``game_name``) and log (``log_of``), in seed order.
+
+    >>> [name for name, _ in tournament((2, 7, ["random"]), 2)]
+    ['2p-seed-000007.jsonl', '2p-seed-000008.jsonl']
+    """
+    from bkref.io.batch import Local
+
+    players, first, policies = game
+    seeds = range(first, first + games)
+    logs = Local(jobs).map(log_of, [(players, seed, policies) for seed in seeds])
+    for seed, log in zip(seeds, logs, strict=True):
+        yield game_name(players, seed), log
 
 
 # -- one game ------------------------------------------------------------------------

@@ -68,25 +68,24 @@ def simulate(
             return
         if output == "-":
             raise ValueError("--games writes one file per game: give the folder with -o DIR")
-        tournament(game, games, Path(output), jobs)
+        write_games(game, games, Path(output), jobs)
     except ValueError as error:
         raise fail(str(error)) from None
 
 
-def tournament(game: tuple[int, int, list[str]], games: int, folder: Path, jobs: int) -> None:
+def write_games(game: tuple[int, int, list[str]], games: int, folder: Path, jobs: int) -> None:
     """Play ``games`` games from ``game``'s seed on, in ``jobs`` processes, one file each in ``folder``."""
-    from bkref.bots.simulate import game_name, log_of
-    from bkref.io.batch import Local
+    from bkref.bots.simulate import tournament
     from bkref.views.progress import progress
 
-    players, first, policies = game
-    seeds = range(first, first + games)
     try:
         folder.mkdir(exist_ok=True)  # the folder asked for, not its parents
     except OSError as error:
         raise fail(f"cannot make the folder {folder}: {error.strerror or error}") from None
+    names = []
     with progress(games, "simulate") as advance:
-        for seed, text in zip(seeds, Local(jobs).map(log_of, [(players, seed, policies) for seed in seeds])):
-            write_output(text, str(folder / game_name(players, seed)))
+        for name, log in tournament(game, games, jobs):
+            write_output(log, str(folder / name))
+            names.append(name)
             advance()
-    print(f"wrote {games} games to {folder}: {game_name(players, seeds[0])} to {game_name(players, seeds[-1])}")
+    print(f"wrote {games} games to {folder}: {names[0]} to {names[-1]}")

@@ -46,10 +46,9 @@ def standings(
     Exit status: that of validate on the same logs (0 all legal, 1 an illegal
     game, 2 an unreadable one or bad usage).
     """
-    from bkref.io.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, EXIT_UNREADABLE
     from bkref.io.referee import log_paths
+    from bkref.io.standings import exit_status, to_csv, to_json
     from bkref.io.standings import standings as standings_of
-    from bkref.io.standings import to_csv, to_json
     from bkref.views.progress import progress
 
     items = list(log_paths(paths))
@@ -61,5 +60,4 @@ def standings(
         show(result, sys.stdout)
     else:
         sys.stdout.write(to_json(result) if output is StandingsFormat.json else to_csv(result))
-    status = {"legal": EXIT_LEGAL, "illegal": EXIT_ILLEGAL}
-    raise typer.Exit(max((status.get(r.status, EXIT_UNREADABLE) for r in result.games), default=EXIT_LEGAL))
+    raise typer.Exit(exit_status(result))

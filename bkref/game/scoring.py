@@ -36,6 +36,9 @@ if TYPE_CHECKING:
     from bkref.game.events import Rulings
 
     MissionScore = Callable[["Holdings"], tuple[int, str]]
+    Owned = tuple[str, str | None, list[tuple[str, str]]]
+    """One parchment card a player owns, the parchment it stands for (E7), the copies passed
+    (a plain tuple: a game's end makes some thirty of them)."""
 
 CYCLE: Final = object()
 """``resolve_copy``'s answer for a copy chain that comes back to itself (R3 follow)."""
@@ -184,7 +187,7 @@ def _little_prince(h: Holdings) -> tuple[int, str]:
     """
     carrots = sorted((strength * made.bit_count() for _, strength, made in h.fiefs), reverse=True)
     if not carrots:
-        return 0, "no fief"
+        return 0, "no fief" if h.explain else ""
     if not h.explain:
         return sum(carrots[1:]), ""
     best = count(carrots[0], "carrot", "carrots")
@@ -231,11 +234,6 @@ MISSIONS: Final[dict[str, MissionScore]] = {
 """Missions scored from the player's own board alone."""
 
 
-_Owned = tuple[str, "str | None", "list[tuple[str, str]]"]
-"""One parchment card a player owns, the parchment it stands for (E7), the copies passed
-(a plain tuple: a game's end makes some thirty of them)."""
-
-
 _TREASURES: Final = frozenset(card.id for card in CARDS.values() if card.kind == "treasure")
 
 
@@ -247,17 +245,17 @@ class _Scorer:
         self.rulings: Rulings = state.rulings
         self.explain = explain
         self.holdings = {p: Holdings(p, board, explain) for p in state.players}
-        self.owned: dict[str, list[_Owned]] = {}
+        self.owned: dict[str, list[Owned]] = {}
         self.effective: dict[str, list[str]] = {}  # the parchments each player's cards stand for
         none: list[tuple[str, str]] = []  # no copy passed (shared: never changed)
         for p in state.players:
-            row: list[_Owned] = []
+            row: list[Owned] = []
             stands = []
             for card in state.parchments[p]:
                 if card in COPY_CARDS:
                     passed, target = _walk(state.players, state.copies, p, card)
                     if not isinstance(target, str):  # it copies nothing, or its chain is a CYCLE
-                        row.append((card, None, passed[1:]))
+                        row.append((card, None, none))
                         continue
                     row.append((card, target, passed[1:]))
                     stands.append(target)

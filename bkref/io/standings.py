@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Final, Literal
 
 import msgspec
 
-from bkref.io.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, Diagnostic
+from bkref.io.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, EXIT_UNREADABLE, Diagnostic
 from bkref.io.referee import Report, check
 
 if TYPE_CHECKING:
@@ -127,6 +127,12 @@ class Standings(msgspec.Struct):
 
 
 _STATUS: Final[dict[int, Status]] = {EXIT_LEGAL: "legal", EXIT_ILLEGAL: "illegal"}
+
+
+def exit_status(standings: Standings) -> int:
+    """The status ``validate`` gives the same logs: 0 all legal, 1 an illegal game, 2 an unreadable one."""
+    codes = {status: code for code, status in _STATUS.items()}
+    return max((codes.get(game.status, EXIT_UNREADABLE) for game in standings.games), default=EXIT_LEGAL)
 
 
 def record_of(report: Report) -> GameRecord:
