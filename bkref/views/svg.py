@@ -122,12 +122,13 @@ def glyph(kind: str, detail: str, x: int, y: int) -> str:
         circle = f'<circle class="tower" cx="{cx}" cy="{cy}" r="10"/>'
         return circle + f'<text class="code" x="{cx}" y="{cy + 3}">T{detail}</text>'
     if kind == "farm":
-        code, shape = FARM_CODES[detail], "farm"
-    else:
+        code, shape, fit = FARM_CODES[detail], "farm", ""
+    else:  # "tp woo": as wide as the box in some fonts, so drawn to fit inside it
         code, shape = f"tp {FARM_CODES[detail] if detail else '?'}", "post"
+        fit = ' textLength="28" lengthAdjust="spacingAndGlyphs"'
     return (
         f'<rect class="{shape}" x="{cx - 17}" y="{cy - 7}" width="34" height="14" rx="4"/>'
-        f'<text class="code" x="{cx}" y="{cy + 3}">{code}</text>'
+        f'<text class="code" x="{cx}" y="{cy + 3}"{fit}>{code}</text>'
     )
 
 
