@@ -101,3 +101,46 @@ def test_a_sky_tower_joins_fiefs_through_another_players_square_only_by_its_own_
     state.position.claim("A2", "bob")
     assert state.play(Build(round=1, player="ann", card="sky_tower", at=["A1", "A3"])) == []
     assert state.position.towers == [("A1", "A3")] and state.supply["ann"]["sky_tower"] == 0
+
+
+# -- what construction refuses (C3, T1, P1-P4) --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("card", "rule", "what"),
+    [
+        ("A5", "P1", "a territory card claims its square when it is played"),
+        ("provisions", "P3", "a provisions card draws 2 cards when it is played"),
+        ("royal_ring", "P4", "a parchment stays face down until the end"),
+        ("fisher", "P4", "a parchment stays face down until the end"),
+    ],
+)
+def test_only_a_building_is_built(card: str, rule: str, what: str) -> None:
+    state = building("A1", towers=0)
+    found = state.play(Build(round=1, player="ann", card=card, at=["A1"]))
+    assert [tuple(v) for v in found] == [(rule, f"ann builds {card}, which is not a building: {what}")]
+
+
+def test_a_building_on_another_players_building_names_it() -> None:
+    state = building("A1", towers=0)
+    state.position.claim("A2", "bob")
+    state.position.building["A2"] = "city2"
+    state.supply["ann"]["city1"] = 1
+    found = state.play(Build(round=1, player="ann", card="city1", at=["A2"]))
+    assert [tuple(v) for v in found] == [("C3", "ann builds city1 on A2, which already holds bob's city2")]
+
+
+@pytest.mark.parametrize(
+    ("phase", "rnd", "message"),
+    [
+        ("building", 2, "the build is marked round 2, but the game is in round 1"),
+        ("exploring", 1, "ann's city1 build comes in round 1, turn 6"),
+    ],
+)
+def test_a_build_outside_its_construction_is_refused(phase: str, rnd: int, message: str) -> None:
+    state = building("A1", towers=0)
+    state.phase, state.turn = phase, 6
+    state.supply["ann"]["city1"] = 1
+    found = state.play(Build(round=rnd, player="ann", card="city1", at=["A1"]))
+    assert [tuple(v) for v in found] == [("T1", message)]
+    assert state.position.building == {} and state.supply["ann"]["city1"] == 1

@@ -97,6 +97,31 @@ def test_a_deck_that_is_not_the_games_is_named_and_set_aside(tmp_path: Path) -> 
     assert sum(state.used.values()) == 40
 
 
+@pytest.mark.parametrize(
+    ("left_out", "more"),
+    [(("A1", "A2", "A3"), ""), (("A1", "A2", "A3", "A4"), "; and 1 more")],
+    ids=["three", "four"],
+)
+def test_a_deck_names_three_wrong_counts_and_how_many_more(
+    tmp_path: Path, left_out: tuple[str, ...], more: str
+) -> None:
+    deck = [c for c in FOUR[0]["deck"] if c not in left_out]
+    (s4, *_) = found(referee(tmp_path, [dict(FOUR[0], deck=deck)]))
+    named = "; ".join(f"{sq} x0 (the game has 1)" for sq in left_out[:3])
+    assert s4 == ("S4", 1, f"the deck is not the game's 182 cards: it has {named}{more}; checking without it")
+
+
+def test_a_two_player_discard_not_in_hand_is_named_with_the_reserve_card(tmp_path: Path) -> None:
+    pick = dict(TWO[2], discard=["J10"])  # ann's first pick: she holds 10 cards and the reserve's merchant
+    report = referee(tmp_path, [*TWO[:2], pick])
+    hand = "matriarch, C5, city2, J8, diplomat, I8, sky_tower, B3, A9, F2, merchant"
+    assert found(report)[0] == (
+        "D3",
+        3,
+        f"ann discards J10, which is not in ann's hand (with the reserve card): {hand}",
+    )
+
+
 def test_a_reserve_off_the_deck_is_named_by_its_place(tmp_path: Path) -> None:
     deal = TWO[1]
     reserves = dict(

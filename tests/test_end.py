@@ -67,6 +67,19 @@ def test_a_copy_of_what_the_neighbour_lacks_copies_nothing(tmp_path: Path) -> No
     assert rows["liberal"] == (None, 0)
 
 
+def test_a_copy_of_what_the_left_neighbour_lacks_says_left(tmp_path: Path) -> None:
+    # cid's socialist copies from ann (on cid's left), who has no fisher
+    copies = {"cid": {"socialist": "fisher", "liberal": "master_carpenter"}}
+    report = referee(tmp_path, [*THREE[:117], dict(END, copies=copies, expect=None)])
+    assert found(report) == [
+        (
+            "E7",
+            118,
+            "cid's socialist copies fisher, which ann (on the left) does not have; it is scored as copying nothing",
+        )
+    ]
+
+
 GAMES = [REPLAYS / f"{name}.jsonl" for name in ("2p-ann-bob", "3p-ann-bob-cid", "4p-ann-bob-cid-dee")] + SAMPLES
 
 

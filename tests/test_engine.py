@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from bkref.game.engine import State, apply
 from bkref.game.events import Build, Deal, Draw, End, Game, Harvest, Pick, Rulings
+from tests.conftest import referee, replay
 
 
 def rules(found) -> list[str]:
@@ -398,6 +400,37 @@ def test_pure_apply_leaves_the_state_as_it_was() -> None:
     after, found = apply(state, Build(round=1, player="ann", card="city2", at=["A1"]))
     assert found == [] and after.position.building == {"A1": "city2"}
     assert (dict(state.position.building), Counter(state.supply["ann"])) == before
+
+
+def test_an_x1_on_a_harvest_names_every_fief_that_yields_or_says_none_does() -> None:
+    state = building(started(), "ann", "city1", "city2", squares=["A1", "J10"])
+    nothing = state.copy()
+    assert [tuple(v) for v in nothing.play(Harvest(round=1, expect={"ann": 1}))] == [
+        ("X1", "ann harvests 0 carrots in round 1 (no fief yields carrots), the log expects 1")
+    ]
+    assert state.play(Build(round=1, player="ann", card="city1", at=["A1"])) == []
+    assert state.play(Build(round=1, player="ann", card="city2", at=["J10"])) == []
+    assert [tuple(v) for v in state.play(Harvest(round=1, expect={"ann": 1}))] == [
+        (
+            "X1",
+            "ann harvests 3 carrots in round 1 (fief of A1 (1 square) 1x1; fief of J10 (1 square) 2x1), "
+            "the log expects 1",
+        )
+    ]
+
+
+def test_the_state_before_the_game_event_has_nothing_to_finish_and_says_where_it_stands() -> None:
+    assert State().finish() == []
+    assert State().where() == "before the game event"
+
+
+def test_an_x1_on_the_end_keeps_the_score_with_what_each_parchment_counted(tmp_path: Path) -> None:
+    events = replay("3p-ann-bob-cid")
+    end = dict(events[-1], expect={**events[-1]["expect"], "ann": 0})
+    report = referee(tmp_path, [*events[:-1], end])
+    assert [d.rule for d in report.diagnostics] == ["X1"]
+    final = report.state.final
+    assert final is not None and all(r.counted for s in final.players.values() for r in s.parchments)
 
 
 def test_an_x1_on_a_harvest_counts_a_fiefs_squares_in_words() -> None:

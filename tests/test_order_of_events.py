@@ -64,6 +64,20 @@ def test_a_deal_that_skips_the_harvest_harvests_the_round_once(tmp_path: Path) -
     ]  # bob's undeclared trading post adds no wood: 2x1, not 2x2
 
 
+def test_a_deal_in_the_middle_of_the_picks_closes_every_turn_left_then_the_round(tmp_path: Path) -> None:
+    # after line 10, ann's pick of turn 3, the rest of round 1 is missing
+    report = referee(tmp_path, [*GAME[:10], DEAL_2])
+    messages = [(rule, line, message) for rule, line, message in found(report)]
+    assert messages[0] == ("T1", 11, "turn 3 of round 1 has no pick by bob, cid; that hand passes on unplayed")
+    assert messages[1] == ("T1", 11, "turn 4 of round 1 has no pick by ann, bob, cid; that hand passes on unplayed")
+    assert [m for _, _, m in messages].count(
+        "round 1 has no harvest event; it is harvested with no trading post declared"
+    ) == 1
+    assert {rule for rule, _, _ in messages} == {"T1"} and {line for _, line, _ in messages} == {11}
+    state = report.state
+    assert (state.phase, state.round, state.turn, len(state.harvests)) == ("exploring", 2, 1, 1)
+
+
 def test_a_fifth_deal_is_refused() -> None:
     state = State()
     state.play(Game(format="bkref/1", players=["ann", "bob", "cid"]))

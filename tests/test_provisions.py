@@ -19,6 +19,17 @@ assert DRAW == {"type": "draw", "round": 1, "turn": 1, "player": "bob", "cards":
 DEALT = 36  # 3 hands of 12
 
 
+def test_a_draw_outside_exploration_is_refused(tmp_path: Path) -> None:
+    game = [dict(GAME[0], deck=None), *GAME[1:]]  # no deck: the draw's cards are not checked against one
+    construction = next(i for i, e in enumerate(game) if e["type"] == "build")
+    report = referee(tmp_path, [*game[:construction], dict(DRAW, turn=6)])
+    assert found(report)[0] == (
+        "T1",
+        construction + 1,
+        "a draw for round 1, turn 6 comes in the construction of round 1",
+    )
+
+
 @pytest.mark.parametrize(
     ("change", "rule", "message"),
     [

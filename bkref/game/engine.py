@@ -435,8 +435,8 @@ def _pass_direction(rnd: int) -> str:
 
 
 def _passing_to(state: State) -> dict[str, str]:
-    """Whom each player passes their hand to this round: the left in rounds 1 and 3, else the right (D5)."""
-    return state.left if state.round % 2 == 1 else state.right
+    """Whom each player passes their hand to this round (D5)."""
+    return state.left if _pass_direction(state.round) == "left" else state.right
 
 
 def _on_pick(state: State, event: Pick, found: list[Violation]) -> None:
@@ -498,12 +498,11 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
     try:
         for card in chosen:
             rest.remove(card)
-    except ValueError:
+    except ValueError:  # card: the first card named more often than the hand holds it
         pass
     else:
         state.hands[p] = rest
         return event
-    card = next(c for c in chosen if chosen.count(c) > hand.count(c))
     verb = "keeps" if card in event.keep else "discards"
     where = "hand (with the reserve card)" if n == 2 else "hand"
     if card in hand:  # named more often than the hand holds it
@@ -527,7 +526,7 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
         )
     else:
         found.append(Violation(rule, f"{p} {verb} {card}, which is not in {p}'s {where}: {_cards(hand)}"))
-    return None
+    return None  # refused
 
 
 def _reveal(state: State, found: list[Violation]) -> None:
@@ -876,7 +875,7 @@ def _copy_problem(state: State, p: str, card: str, chosen: dict[str, str | None]
         return f"{p}'s {card} copies {target}, which {neighbour} (on the {side}) does not have"
     if target not in copyable:
         return f"{p}'s {card} copies {target}; a copy card may not copy a copy card (ruling R3 copy_of_copy: forbidden)"
-    return None
+    return None  # it copies what it names
 
 
 _HANDLERS: Final[dict[type, Callable[[State, Event, list[Violation]], None]]] = {
