@@ -362,7 +362,7 @@ class _Scorer:
         standings = ", ".join(f"{p} {before[p]}" for p in self.state.players) if explain else ""
         for p in self.state.players:
             if "opportunist" not in self.effective[p]:
-                continue
+                continue  # no opportunist among their rows
             for row in rows[p]:
                 if "opportunist" not in (row.card, row.copied):
                     continue
