@@ -352,6 +352,14 @@ def test_as_a_player_the_problems_of_another_players_pick_keep_their_rule_but_no
     assert "line 74: D2 not shown with --as ann: it may name cards ann does not see" in in_the_viewer
 
 
+def test_as_a_player_a_broken_line_shown_with_another_players_pick_keeps_its_words(bkref, tmp_path: Path) -> None:
+    lines = THREE.read_text().splitlines(keepends=True)
+    log = tmp_path / "broken.jsonl"
+    log.write_text("".join([*lines[:3], "{broken\n", *lines[3:]]))  # line 5 is bob's pick, shown with line 4
+    shown = bkref("replay", log, "--to", "4", "--as", "ann").stdout
+    assert f"{log}:4: F1 line 4 is not JSON: object keys must be strings at column 2\n" in shown
+
+
 def test_as_someone_who_is_not_playing_is_one_line_and_exit_2(bkref) -> None:
     result = bkref("replay", THREE, "--as", "zed")
     assert result.exit_code == 2 and result.stdout == ""

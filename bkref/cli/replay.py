@@ -48,7 +48,10 @@ def replay(
         typer.Option(
             "--as",
             metavar="PLAYER",
-            help="The game as PLAYER saw it: their own hand, the others' hand sizes, no one else's parchments.",
+            help=(
+                "The game as PLAYER saw it: their own hand, the others' hand sizes, no one else's parchments, "
+                "and no words of problems that could name another's cards."
+            ),
         ),
     ] = None,
     to: ToOption = None,

@@ -21,7 +21,7 @@ until its ``Fief`` is asked for.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Final
 
 from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, BOARD_ORDER, CARDS, LUXURY_RESOURCES, SQUARES
@@ -51,7 +51,7 @@ Group = tuple[int, int, int]
 """A fief as bitmasks: its squares, its strength, its resources."""
 
 
-def mask(squares: Iterator[str] | list[str] | tuple[str, ...]) -> int:
+def mask(squares: Iterable[str]) -> int:
     """The bitmask of ``squares``."""
     return sum(_BIT[sq] for sq in squares)
 
@@ -269,10 +269,12 @@ class Harvested(Mapping[str, list[Fief]]):
 
 
 def harvest(position: Position, players: tuple[str, ...], *, whole: bool = False) -> Harvested:
-    """Every player's fiefs at once (H2-H4), with one pass over the board.
+    """Every player's harvest at once (H2-H4), with one pass over the board: the carrots now,
+    found from the fiefs that hold a city (the others yield nothing), and every fief when
+    it is asked for.
 
-    ``whole`` finds every fief now, not only those that yield: the last harvest's board
-    is the final one, whose fiefs the missions count (E2-E4).
+    ``whole`` finds every fief now: the last harvest's board is the final one, whose fiefs
+    the missions count (E2-E4).
     """
     board = Board.of(position, players)
     if whole:

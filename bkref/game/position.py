@@ -22,9 +22,10 @@ _BIT: Final = {square: 1 << i for square, i in BOARD_ORDER.items()}
 class Position:
     """The board part of a game state.
 
-    ``owner`` maps a controlled square to its player (a rabbit, or a camp's rabbit); it is
-    read-only, changed by ``claim``, which keeps ``owned`` with it: each player's squares
-    as a bitmask (bit i is square i of the board in reading order, A1 first).
+    ``owner`` maps a controlled square to its player (a rabbit, or a camp's rabbit). It is a
+    read-only view: only ``claim`` changes who controls a square, and it keeps ``owned``
+    with it: each player's squares as a bitmask (bit i is square i of the board in reading
+    order, A1 first). Neither is assigned anew.
     ``building`` maps a square to the building card placed on it (printed cities are
     board facts, not entries); ``towers`` lists sky tower pairs; ``declared`` holds the
     latest harvest's trading post declarations (H1, E2).

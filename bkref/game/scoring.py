@@ -200,7 +200,7 @@ def _little_prince(h: Holdings) -> tuple[int, str]:
 
 _EDGE: Final = mask([name for name, square in BOARD.items() if square.on_edge])
 _MOUNTAINS: Final = mask([name for name, square in BOARD.items() if square.terrain == "mountain"])
-_CORNERS: Final = mask(sorted(CORNERS))
+_CORNERS: Final = mask(CORNERS)
 
 MISSIONS: Final[dict[str, MissionScore]] = {
     "burgomaster": lambda h: _per(h, 1, h.cities, "city", "cities"),
@@ -324,7 +324,7 @@ class _Scorer:
             n = len(self.treasures[player])
             rows = "its row" if n == 1 else "their rows"
             return 0, f"doubles {count(n, 'treasure', 'treasures')}, in {rows}" if explain else "", []
-        raise AssertionError(f"no scoring for {card}")  # opportunist and copies are handled by rows()
+        raise AssertionError(f"no scoring for {card}")  # missions, opportunist and copies are handled by rows()
 
     def rows(self, player: str) -> list[ParchmentRow]:
         out = []

@@ -112,10 +112,14 @@ def one_log(
 
     A path that cannot be a log, or cannot be read in the block, raises ``error(message)``.
     """
-    source: tuple[LogSource, str | None] = (stdin, "-") if path == STDIN and stdin is not None else (path, None)
-    refused = None if source[1] else not_a_log_file(path)
-    if refused:
-        raise error(refused)
+    source: tuple[LogSource, str | None]
+    if path == STDIN and stdin is not None:
+        source = (stdin, "-")
+    else:
+        refused = not_a_log_file(path)
+        if refused:
+            raise error(refused)
+        source = (path, None)
     try:
         yield source
     except OSError as failed:

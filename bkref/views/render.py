@@ -9,7 +9,8 @@ Each square of the board is five characters: who controls it, the terrain letter
 the building.
 
 ``seen_by`` (``--as PLAYER``) hides what that player could not see: the others' hands,
-the cards of their discards, which parchments they play (P4, D3). Without it, all is shown.
+the cards of their discards, which parchments they play (P4, D3), and the words of the
+problems that could name them (``problems``). Without it, all is shown.
 
 >>> from bkref.game.position import Position
 >>> p = Position(owner={"A3": "ann", "B2": "bob", "D10": "ann"})
@@ -257,12 +258,13 @@ def _hidden(player: str, seen_by: str | None) -> bool:
 def problems(step: Step, seen_by: str | None) -> list[Diagnostic]:
     """The diagnostics of ``step`` as ``seen_by`` may read them: those of a deal, and of
     another player's pick or draw, without their words, which may name cards of a hand
-    ``seen_by`` could not see (the rule and the line stay)."""
+    ``seen_by`` could not see (the rule and the line stay). The problems of other lines
+    shown with the step (an F1 line before it) keep theirs."""
     event = step.event
     if seen_by is None or not (isinstance(event, Deal) or (isinstance(event, Pick | Draw) and event.player != seen_by)):
         return step.diagnostics
     unseen = f"not shown with --as {seen_by}: it may name cards {seen_by} does not see"
-    return [msgspec.structs.replace(d, message=unseen) for d in step.diagnostics]
+    return [msgspec.structs.replace(d, message=unseen) if d.line == step.line else d for d in step.diagnostics]
 
 
 def _card(card: str, player: str, seen_by: str | None) -> str:

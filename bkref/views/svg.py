@@ -67,6 +67,7 @@ STYLE = (
     f".lava{{stroke:{LAVA_COLOUR};stroke-width:5;stroke-linecap:round}}"
     ".city{fill:#333}.printed{fill:#fff;stroke:#333;stroke-width:1.5}.printed+.num{fill:#111}"
     ".camp{fill:#6b4a2b}.farm{fill:#fff;stroke:#333}.post{fill:#fff;stroke:#333;stroke-dasharray:2 2}"
+    ".post+.code{font-size:8px}"
     ".tower{fill:#fff;stroke:#000;stroke-width:2}"
     ".join{stroke:#000;stroke-width:3;stroke-dasharray:6 4;stroke-linecap:round;opacity:.7}"
     ".last{fill:none;stroke:#000;stroke-width:3}"
@@ -122,13 +123,12 @@ def glyph(kind: str, detail: str, x: int, y: int) -> str:
         circle = f'<circle class="tower" cx="{cx}" cy="{cy}" r="10"/>'
         return circle + f'<text class="code" x="{cx}" y="{cy + 3}">T{detail}</text>'
     if kind == "farm":
-        code, shape, fit = FARM_CODES[detail], "farm", ""
-    else:  # "tp woo": as wide as the box in some fonts, so drawn to fit inside it
+        code, shape = FARM_CODES[detail], "farm"
+    else:  # "tp woo", in a smaller type than a farm's code so that it fits the box (.post+.code)
         code, shape = f"tp {FARM_CODES[detail] if detail else '?'}", "post"
-        fit = ' textLength="28" lengthAdjust="spacingAndGlyphs"'
     return (
         f'<rect class="{shape}" x="{cx - 17}" y="{cy - 7}" width="34" height="14" rx="4"/>'
-        f'<text class="code" x="{cx}" y="{cy + 3}"{fit}>{code}</text>'
+        f'<text class="code" x="{cx}" y="{cy + 3}">{code}</text>'
     )
 
 
