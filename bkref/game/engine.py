@@ -742,16 +742,12 @@ def _describe(position: Position, square: str) -> str:
 
 
 def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
-    if state.phase != "building" or event.round != state.round:
-        state._expect_phase("building", "the harvest of round %d", event.round)
-        state._expect_round(event.round, "the harvest")
-    seats = state.left
+    state._expect_phase("building", "the harvest of round %d", event.round)
+    state._expect_round(event.round, "the harvest")
     for p in event.trading_posts:
-        if p not in seats:
-            state._player(p, "trading_posts")
-    for p in event.expect or ():
-        if p not in seats:
-            state._player(p, "expect")
+        state._player(p, "trading_posts")
+    for p in event.expect or {}:
+        state._player(p, "expect")
     position = state.position
     owner = position.owner
     posts = {sq: owner[sq] for sq, on in position.building.items() if on == "trading_post" and sq in owner}

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Final
 
 from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, BOARD_ORDER, CARDS, LUXURY_RESOURCES, SQUARES
+from bkref.game.position import SQUARE_BIT
 from bkref.game.results import Fief
 
 if TYPE_CHECKING:
@@ -33,16 +34,15 @@ if TYPE_CHECKING:
 RESOURCES: Final = BASIC_RESOURCES + LUXURY_RESOURCES
 """Every resource, basic then luxury: the order a fief lists what it produces."""
 
-_BIT: Final = {name: 1 << i for i, name in enumerate(SQUARES)}
 RESOURCE_INDEX: Final = {name: k for k, name in enumerate(RESOURCES)}
 """Each resource's place in ``RESOURCES``: its bit in a fief's resources."""
-_ADJACENT: Final = [sum(_BIT[other] for other in ADJACENT[name]) for name in SQUARES]
+_ADJACENT: Final = [sum(SQUARE_BIT[other] for other in ADJACENT[name]) for name in SQUARES]
 _STRENGTH: Final = {card.id: card.strength for card in CARDS.values() if card.kind == "city"}
 _MAKES: Final = {card.id: card.produces for card in CARDS.values() if card.produces}
-_PRINTED_CITIES: Final = sum(_BIT[name] for name, square in BOARD.items() if square.printed_city)
+_PRINTED_CITIES: Final = sum(SQUARE_BIT[name] for name, square in BOARD.items() if square.printed_city)
 _PRINTED_STRENGTH: Final = [1 if BOARD[name].printed_city else 0 for name in SQUARES]
 _TERRAIN_RESOURCE: Final = [1 << RESOURCE_INDEX[r] if (r := BOARD[name].resource) else 0 for name in SQUARES]
-TERRAIN: Final = tuple(sum(_BIT[name] for name in SQUARES if BOARD[name].resource == r) for r in RESOURCES)
+TERRAIN: Final = tuple(sum(SQUARE_BIT[name] for name in SQUARES if BOARD[name].resource == r) for r in RESOURCES)
 """For each resource of ``RESOURCES``, the squares whose terrain produces it."""
 _NOTHING: Final = [0] * len(SQUARES)
 """No strength and no resources on any square: for fiefs asked for their squares only."""
@@ -53,7 +53,7 @@ Group = tuple[int, int, int]
 
 def mask(squares: Iterable[str]) -> int:
     """The bitmask of ``squares``."""
-    return sum(_BIT[sq] for sq in squares)
+    return sum(SQUARE_BIT[sq] for sq in squares)
 
 
 def names(bits: int, of: tuple[str, ...] = SQUARES) -> tuple[str, ...]:
@@ -105,8 +105,8 @@ def _links(position: Position) -> list[int]:
         return _ADJACENT
     links = list(_ADJACENT)
     for a, b in position.towers:
-        links[BOARD_ORDER[a]] |= _BIT[b]
-        links[BOARD_ORDER[b]] |= _BIT[a]
+        links[BOARD_ORDER[a]] |= SQUARE_BIT[b]
+        links[BOARD_ORDER[b]] |= SQUARE_BIT[a]
     return links
 
 
@@ -219,10 +219,10 @@ def regions(position: Position, player: str) -> list[tuple[str, ...]]:
 def connected(position: Position, player: str, a: str, b: str) -> bool:
     """True when squares ``a`` and ``b`` lie in one fief of ``player`` (H2)."""
     mine = position.owned.get(player, 0)
-    both = _BIT[a] | _BIT[b]
+    both = SQUARE_BIT[a] | SQUARE_BIT[b]
     if mine & both != both:
         return False
-    [(group, _, _)] = _split(mine, _BIT[a], _links(position), _NOTHING, _NOTHING)  # the fief of a
+    [(group, _, _)] = _split(mine, SQUARE_BIT[a], _links(position), _NOTHING, _NOTHING)  # the fief of a
     return group & both == both
 
 
@@ -232,7 +232,7 @@ def _areas(position: Position, player: str) -> list[Group]:
     return _split(mine, mine, _links(position), _NOTHING, _NOTHING)
 
 
-def yield_of(fiefs: list[Fief] | tuple[Fief, ...]) -> int:
+def yield_of(fiefs: Iterable[Fief]) -> int:
     """The golden carrots ``fiefs`` yield together at a harvest (H4)."""
     return sum(f.carrots for f in fiefs)
 

@@ -16,7 +16,8 @@ from typing import Final
 
 from bkref.game.catalog import BOARD, BOARD_ORDER
 
-_BIT: Final = {square: 1 << i for square, i in BOARD_ORDER.items()}
+SQUARE_BIT: Final = {square: 1 << i for square, i in BOARD_ORDER.items()}
+"""Each square's bit in a bitmask of squares: bit i is square i in reading order, A1 first."""
 
 
 class Position:
@@ -51,7 +52,7 @@ class Position:
 
     def claim(self, square: str, player: str) -> None:
         """``player`` controls ``square`` from now on, whoever did before (P1, C6)."""
-        bit = _BIT[square]
+        bit = SQUARE_BIT[square]
         owner, owned = self._owner, self.owned
         before = owner.get(square)
         if before is not None:
