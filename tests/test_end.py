@@ -50,34 +50,22 @@ def test_a_copy_named_for_a_card_not_owned_is_reported_and_copies_nothing(tmp_pa
     assert state.final.players["ann"].total == END["expect"]["ann"]
 
 
-def test_a_copy_of_what_the_neighbour_lacks_copies_nothing(tmp_path: Path) -> None:
-    # cid's liberal copies from bob (on cid's right), who has no fisher
-    copies = {"cid": {"socialist": "harecingetorix", "liberal": "fisher"}}
+@pytest.mark.parametrize(
+    ("card", "other", "message"),
+    [  # cid's liberal copies from bob (on cid's right), the socialist from ann (the left): neither has fisher
+        ("liberal", "socialist", "cid's liberal copies fisher, which bob (on the right) does not have"),
+        ("socialist", "liberal", "cid's socialist copies fisher, which ann (on the left) does not have"),
+    ],
+)
+def test_a_copy_of_what_the_neighbour_lacks_copies_nothing(tmp_path: Path, card: str, other: str, message: str) -> None:
+    kept = {"socialist": "harecingetorix", "liberal": "master_carpenter"}[other]  # what the other copy card copies
+    copies = {"cid": {card: "fisher", other: kept}}
     report = referee(tmp_path, [*THREE[:117], dict(END, copies=copies, expect=None)])
-    assert found(report) == [
-        (
-            "E7",
-            118,
-            "cid's liberal copies fisher, which bob (on the right) does not have; it is scored as copying nothing",
-        )
-    ]
+    assert found(report) == [("E7", 118, f"{message}; it is scored as copying nothing")]
     state = report.state
-    assert state.copies["cid"] == {"liberal": None, "socialist": "harecingetorix"}
+    assert state.copies["cid"] == {card: None, other: kept}
     rows = {r.card: (r.copied, r.points) for r in state.final.players["cid"].parchments}
-    assert rows["liberal"] == (None, 0)
-
-
-def test_a_copy_of_what_the_left_neighbour_lacks_says_left(tmp_path: Path) -> None:
-    # cid's socialist copies from ann (on cid's left), who has no fisher
-    copies = {"cid": {"socialist": "fisher", "liberal": "master_carpenter"}}
-    report = referee(tmp_path, [*THREE[:117], dict(END, copies=copies, expect=None)])
-    assert found(report) == [
-        (
-            "E7",
-            118,
-            "cid's socialist copies fisher, which ann (on the left) does not have; it is scored as copying nothing",
-        )
-    ]
+    assert rows[card] == (None, 0)
 
 
 GAMES = [REPLAYS / f"{name}.jsonl" for name in ("2p-ann-bob", "3p-ann-bob-cid", "4p-ann-bob-cid-dee")] + SAMPLES
