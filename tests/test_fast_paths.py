@@ -8,18 +8,22 @@
   reading of the squares: random positions.
 - Final scores: the referee's points-only scoring against the explaining one (every
   parchment's sentence), on simulated games under random rulings.
+- Reading: a log read in blocks of lines, each decoded at once, against the same log read
+  line by line (a stream), on simulated games damaged at random; and the blocks
+  themselves, read in pieces of random sizes.
 
 Every property runs a bounded, derandomized number of examples.
 """
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bkref.bots.simulate import simulate
+from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, CORNERS, LUXURY_RESOURCES, SQUARES
 from bkref.game.engine import State
 from bkref.game.events import Harvest, Rulings
@@ -27,6 +31,8 @@ from bkref.game.fiefs import RESOURCES, Board, harvest
 from bkref.game.position import Position
 from bkref.game.results import FinalScore
 from bkref.game.scoring import MISSIONS, Holdings, final_score
+from bkref.io.referee import Report, check
+from bkref.io.sources import _blocks
 
 BOUNDED = settings(derandomize=True, deadline=None)
 PLAYERS = ("ann", "bob", "cid", "dee")
@@ -171,3 +177,60 @@ def test_simulated_games_score_the_same_fast_and_explained(
     assert points(state.final) == points(explained)
     state.rulings = rulings  # the same end under other rulings
     assert points(final_score(state, explain=False)) == points(final_score(state))
+
+
+LINES = [b"", b"  ", b"\r", b"# a comment", b"\xef\xbb\xbf# not a comment", b'{"type":"end"}', b"x" * 70, b"{"]
+
+
+@settings(BOUNDED, max_examples=300)
+@given(st.lists(st.sampled_from(LINES), max_size=30), st.booleans(), st.lists(st.integers(1, 90), min_size=1))
+def test_blocks_hold_whole_lines_and_the_head_a_line_at_a_time(lines: list[bytes], end: bool, sizes: list[int]) -> None:
+    text = b"\n".join(lines) + (b"\n" if end and lines else b"")
+    stream = io.BytesIO(text)
+    pieces = iter(sizes)
+    blocks = list(_blocks(lambda size: stream.read(min(size, next(pieces, 64)))))
+    assert b"".join(blocks) == text
+    assert all(block.endswith(b"\n") for block in blocks[:-1])
+    assert b"" not in blocks
+    head = 0  # the lines up to the first that is not blank or a comment
+    while head < len(lines) and (not lines[head].strip() or lines[head].strip().startswith(b"#")):
+        head += 1
+    whole = text.splitlines(keepends=True)
+    assert blocks[: head + 1] == [line for line in whole[: head + 1] if line]
+
+
+def outcome(report: Report) -> tuple[object, ...]:
+    return [d.text() for d in report.diagnostics], report.events, report.complete, report.where, report.scores
+
+
+@st.composite
+def damaged_logs(draw: st.DrawFn) -> bytes:
+    """A simulated game with lines left out, doubled, joined, split, blank or commented, padded
+    past a block, or a CRLF line end."""
+    lines = to_jsonl(simulate(draw(st.integers(2, 4)), draw(st.integers(0, 10_000)), "random")).encode().split(b"\n")
+    for _ in range(draw(st.integers(0, 4))):
+        i = draw(st.integers(0, len(lines) - 2))
+        change = draw(st.sampled_from(["drop", "double", "join", "split", "blank", "comment", "pad", "crlf"]))
+        if change == "drop":
+            del lines[i]
+        elif change == "double":
+            lines.insert(i, lines[i])
+        elif change == "join":
+            lines[i : i + 2] = [lines[i] + b" " + lines[i + 1]]
+        elif change == "split":
+            lines[i : i + 1] = [lines[i][:9], lines[i][9:]]
+        elif change == "blank":
+            lines.insert(i, b"")
+        elif change == "comment":
+            lines.insert(i, b"# a comment")
+        elif change == "pad":
+            lines[i] += b" " * 70_000  # a line longer than a block
+        else:
+            lines[i] += b"\r"
+    return b"\n".join(lines)
+
+
+@settings(BOUNDED, max_examples=25)
+@given(damaged_logs())
+def test_a_log_read_in_blocks_is_checked_as_one_read_line_by_line(text: bytes) -> None:
+    assert outcome(check(text, "log")) == outcome(check(io.BytesIO(text), "log"))  # bytes in blocks, a stream by lines

@@ -11,18 +11,17 @@ A log comes from any ``LogSource``: a path, its text or bytes, an open stream.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import io
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-import msgspec
-
 from bkref.game.engine import State, Violation
 from bkref.game.events import Build, Event, Pick, event_type
 from bkref.io.diagnostics import Diagnostic, exit_status
-from bkref.io.logfile import LineReader, Problem, decode
-from bkref.io.sources import STDIN, LogSource, lines_of, name_of, unreadable
+from bkref.io.logfile import LineReader, Problem, decode_block
+from bkref.io.sources import STDIN, LogSource, blocks_of, name_of, unreadable
 
 
 class Step(NamedTuple):
@@ -112,48 +111,53 @@ class _Run:
             self.first = f"the F1 at line {problem.line}"
         return Diagnostic(self.name, problem.line, problem.event, "F1", problem.message)
 
+    def _outcome(
+        self, line: int, event: Event, violations: list[Violation], steps: bool
+    ) -> Sequence[tuple[int, Event, list[Diagnostic]] | Diagnostic]:
+        """What ``diagnostics`` yields for an event played: its step, or what it broke."""
+        found = self._found(line, event, violations) if violations else []
+        return [(line, event, found)] if steps else found
+
     def diagnostics(
-        self, lines: Iterable[bytes], steps: bool
+        self, blocks: Iterable[bytes], steps: bool
     ) -> Iterator[tuple[int, Event, list[Diagnostic]] | Diagnostic]:
         name, state = self.name, self.state
         play = state.play
         reader = LineReader()
         read = reader.read
-        last = 0
-        found: list[Diagnostic] = []
-        for line, raw in enumerate(lines, start=1):
-            event: Event | None = None
-            if last and raw[:1] == b"{":  # the usual line, once the game event is in: straight to the decoder
-                try:
-                    event = decode(raw)
-                except msgspec.DecodeError:
-                    event = None  # the reader says what is wrong
-            if event is None:  # any other line: the reader says what it is
+        last = 0  # the line of the last event played: none before the game event is in
+        line = 0
+        for block in blocks:
+            events = decode_block(block) if last else None
+            if events is not None:  # the usual block: every line an event
+                self.events += len(events)
+                first = line + 1
+                for line, event in enumerate(events, first):
+                    violations = play(event)
+                    if violations or steps:  # a list only when a rule is broken
+                        yield from self._outcome(line, event, violations, steps)
+                last = line
+                continue
+            for raw in io.BytesIO(block):  # line by line: the reader says what each line is
+                line += 1
                 item = read(line, raw)
                 if item is None:  # a blank or comment line
                     continue
                 if isinstance(item, Problem):
                     yield self._unreadable(item)
                     if reader.over:
-                        break
+                        return
                     continue
-                event = item
-            violations = play(event)
-            if violations:  # a list only when a rule is broken
-                found = self._found(line, event, violations)
-                if not steps:
-                    yield from found
-            if steps:
-                yield line, event, found
-                found = []
-            self.events += 1
-            if not last and state.phase == "setup":
-                return  # the game event is unusable (S1, F1): nothing after it can be checked
-            last = line
-        else:
-            problem = reader.end()
-            if problem is not None:
-                yield self._unreadable(problem)
+                violations = play(item)
+                if violations or steps:
+                    yield from self._outcome(line, item, violations, steps)
+                self.events += 1
+                if not last and state.phase == "setup":
+                    return  # the game event is unusable (S1, F1): nothing after it can be checked
+                last = line
+        problem = reader.end()
+        if problem is not None:
+            yield self._unreadable(problem)
         if not self.unreadable and not self.partial:
             for v in state.finish():
                 yield Diagnostic(name, max(last, 1), None, v.rule, v.message)
@@ -170,8 +174,8 @@ def play(
     """
     state = State()
     run = _Run(label if label is not None else name_of(source), state, partial)
-    with lines_of(source) as lines:
-        for item in run.diagnostics(lines, steps=True):
+    with blocks_of(source) as blocks:
+        for item in run.diagnostics(blocks, steps=True):
             if isinstance(item, Diagnostic):
                 yield item
             else:
@@ -200,8 +204,8 @@ def check(
     run = _Run(report.path, state, partial)
     diagnostics = report.diagnostics
     try:
-        with lines_of(source) as lines:
-            for found in run.diagnostics(lines, steps=False):
+        with blocks_of(source) as blocks:
+            for found in run.diagnostics(blocks, steps=False):
                 diagnostics.append(found)  # type: ignore[arg-type]
                 if on_diagnostic is not None:
                     on_diagnostic(found)  # type: ignore[arg-type]

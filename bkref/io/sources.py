@@ -11,7 +11,7 @@ A ``LogSource`` is any of:
   as a file's would be (line ends, byte order mark, encoding). Streams are read line
   by line as the lines arrive, and are not closed.
 
-``lines_of(source)`` opens it as raw lines for ``bkref.io.logfile.read_lines``;
+``blocks_of(source)`` opens it as blocks of raw lines for ``bkref.io.referee``;
 ``read(source)`` gives the records and F1 problems, never an exception.
 
 >>> [type(r).__name__ for r in read('{"type":"game","format":"bkref/1","players":["a","b"]}\\n')]
@@ -57,22 +57,67 @@ def name_of(source: LogSource) -> str:
 
 
 @contextmanager
-def lines_of(source: LogSource) -> Iterator[Iterable[bytes]]:
-    """The raw lines of ``source`` (each with its line end), opened for as long as the block runs.
+def blocks_of(source: LogSource) -> Iterator[Iterable[bytes]]:
+    """The raw text of ``source`` in blocks of whole lines (each line with its line end, but
+    the log's last line may lack one), opened for as long as the block runs.
+
+    A file, or the log's own text, comes line by line up to its first event, then in
+    blocks of whole lines as they are read, about 64 KiB at most: the referee decodes a
+    block at once (see ``bkref.io.logfile.decode_block``). A pipe gives what has
+    arrived, so a game still being written is checked as its lines come. A stream comes
+    line by line. ``lines(blocks)`` splits blocks into lines.
 
     Raises ``OSError`` when a path cannot be opened or a stream cannot be read.
     """
     if isinstance(source, str) and not is_text(source):
         source = Path(source)
     if isinstance(source, os.PathLike):
-        with open(source, "rb", buffering=1 << 16) as file:  # read as it is checked, line by line
-            yield file
+        with open(source, "rb", buffering=0) as file:
+            yield _blocks(file.read)
     elif isinstance(source, str):
-        yield io.BytesIO(source.encode("utf-8", "surrogateescape"))
+        yield _blocks(io.BytesIO(source.encode("utf-8", "surrogateescape")).read)
     elif isinstance(source, bytes | bytearray):
-        yield io.BytesIO(source)
+        yield _blocks(io.BytesIO(source).read)
     else:
         yield _stream_lines(source)
+
+
+_BLOCK: Final = 1 << 16
+
+
+def _blocks(read: Callable[[int], bytes]) -> Iterator[bytes]:
+    """The text that ``read(size)`` gives, in blocks of whole lines: the first ones, to the
+    first that is not blank or a comment (the game event), one line to a block."""
+    head = True
+    pending: list[bytes] = []  # the start of a line not read to its end yet
+    while chunk := read(_BLOCK):
+        end = chunk.rfind(b"\n") + 1
+        if not end:
+            pending.append(chunk)
+            continue
+        pending.append(chunk[:end])
+        block = b"".join(pending)
+        pending = [chunk[end:]] if end < len(chunk) else []
+        if head:
+            start = 0
+            while head and start < len(block):
+                stop = block.index(b"\n", start) + 1
+                raw = block[start:stop]
+                yield raw
+                start = stop
+                text = raw.strip()
+                head = not text or text[0] == 35  # "#"
+            block = block[start:]
+        if block:
+            yield block
+    if pending:
+        yield b"".join(pending)
+
+
+def lines(blocks: Iterable[bytes]) -> Iterator[bytes]:
+    """The lines of ``blocks`` (from ``blocks_of``), each with its line end."""
+    for block in blocks:
+        yield from io.BytesIO(block)
 
 
 def _stream_lines(stream: IO[Any]) -> Iterable[bytes]:
@@ -133,7 +178,7 @@ def read(source: LogSource) -> Iterator[Record | Problem]:
     on line 0.
     """
     try:
-        with lines_of(source) as lines:
-            yield from read_lines(lines)
+        with blocks_of(source) as blocks:
+            yield from read_lines(lines(blocks))
     except OSError as error:
         yield Problem(0, None, f"{name_of(source)}: {unreadable(error)}")
