@@ -24,6 +24,7 @@ A ``LogSource`` is any of:
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -72,8 +73,11 @@ def blocks_of(source: LogSource) -> Iterator[Iterable[bytes]]:
     if isinstance(source, str) and not is_text(source):
         source = Path(source)
     if isinstance(source, os.PathLike):
-        with open(source, "rb", buffering=0) as file:
-            yield _blocks(file.read)
+        fd = os.open(source, os.O_RDONLY | getattr(os, "O_BINARY", 0))  # no stat: a folder fails to read
+        try:
+            yield _blocks(functools.partial(os.read, fd))
+        finally:
+            os.close(fd)
     elif isinstance(source, str):
         yield _blocks(io.BytesIO(source.encode("utf-8", "surrogateescape")).read)
     elif isinstance(source, bytes | bytearray):
