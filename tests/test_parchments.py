@@ -34,7 +34,7 @@ def table(
 ) -> State:
     """The end of a game: ``land`` maps a player to the squares they control ("A1 A2")."""
     state = State()
-    state.players = SEATS
+    state.seat(SEATS)
     state.rulings = Rulings(**rulings)  # type: ignore[arg-type]
     state.phase = "ending"
     state.parchments = {p: list(parchments.get(p, [])) for p in SEATS}

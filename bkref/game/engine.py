@@ -88,7 +88,7 @@ class State:
     """
 
     def __init__(self) -> None:
-        self.players = ()
+        self.seat(())
         self.rulings = Rulings()
         self.deck: list[str] | None = None
         self.deck_pos = 0
@@ -112,14 +112,10 @@ class State:
         self.copies: dict[str, dict[str, str | None]] = {}
         self.final: FinalScore | None = None  # points only: see final_explained
 
-    @property
-    def players(self) -> tuple[str, ...]:
-        """The players in seat order (S1)."""
-        return self._players
-
-    @players.setter
-    def players(self, players: tuple[str, ...]) -> None:
-        self._players = players
+    def seat(self, players: tuple[str, ...]) -> None:
+        """Seat ``players`` (S1), as the game event does: ``players`` in seat order, their
+        number ``seats``, each one's neighbours ``left`` and ``right``, the turns of a round."""
+        self.players = players
         self.seats = n = len(players)
         self.left = {p: players[(i + 1) % n] for i, p in enumerate(players)}  # each player's neighbours
         self.right = {p: players[(i - 1) % n] for i, p in enumerate(players)}
@@ -130,7 +126,7 @@ class State:
     def copy(self) -> State:
         """An independent copy: playing events on it leaves this state as it is."""
         new = State()
-        new._players, new.seats, new.left, new.right = self._players, self.seats, self.left, self.right
+        new.players, new.seats, new.left, new.right = self.players, self.seats, self.left, self.right
         new.turns_per_round = self.turns_per_round
         new.rulings = self.rulings
         new.deck = self.deck  # never changed in place
@@ -270,8 +266,14 @@ class State:
     # -- checks shared by the handlers -----------------------------------------------
 
     def _player(self, player: str, field: str = "player") -> None:
-        if player not in self.players:
+        if player not in self.left:
             raise Skip("F1", f"{field} {player!r} is not a player of this game ({', '.join(self.players)})")
+
+    def _players_in(self, named: Mapping[str, object] | None, field: str) -> None:
+        """F1 unless every key of ``named`` (a field of the event: ``hands``, ``expect``, …) is a player."""
+        if named and not self.left.keys() >= named.keys():
+            for player in named:
+                self._player(player, field)
 
     def _expect_phase(self, phase: str, what: str, *args: object) -> None:
         """T1 unless the game is in ``phase``; ``what % args`` names the event (formatted only then)."""
@@ -318,7 +320,8 @@ class State:
         elif kind == "provisions":
             self.pending.append((player, self.turn))
         else:
-            self.supply[player][card] += 1
+            supply = self.supply[player]
+            supply[card] = supply.get(card, 0) + 1  # not Counter's +=, which calls __missing__ in Python
             if kind == "camp":
                 self.camps_played[player] += 1
 
@@ -334,7 +337,7 @@ _WHERE: Final = {
 """Where a game in each phase stands, in words (``State.where``)."""
 
 _FIELDS: Final = (
-    *("_players", "seats", "left", "right", "turns_per_round", "rulings", "deck", "deck_pos", "used"),
+    *("players", "seats", "left", "right", "turns_per_round", "rulings", "deck", "deck_pos", "used"),
     *("phase", "round", "turn", "hands", "reserves", "picks", "passed", "pending", "position", "supply"),
     *("parchments", "camps_played", "camps_placed", "camp_floor", "harvests", "board_fiefs", "copies", "final"),
 )
@@ -352,7 +355,7 @@ def _on_game(state: State, event: Game, found: list[Violation]) -> None:
     twice = sorted({p for p in players if players.count(p) > 1})
     if twice:
         raise Skip("S1", f"player {twice[0]!r} has two seats; players must be distinct")
-    state.players = tuple(players)
+    state.seat(tuple(players))
     state.rulings = event.rulings
     state.phase = "dealing"
     for p in players:
@@ -384,10 +387,8 @@ def _on_deal(state: State, event: Deal, found: list[Violation]) -> None:
         raise Skip("T1", f"the deal is marked round {event.round}; round {state.round + 1} is due")
     n = len(state.players)
     size = HAND_SIZE[n]
-    for p in event.hands:
-        state._player(p, "hands")
-    for p in event.reserves or {}:
-        state._player(p, "reserves")
+    state._players_in(event.hands, "hands")
+    state._players_in(event.reserves, "reserves")
     missing = [p for p in state.players if p not in event.hands]
     if missing:
         raise Skip("D1", f"no hand is dealt to {', '.join(missing)}; every player gets {size} cards")
@@ -744,10 +745,8 @@ def _describe(position: Position, square: str) -> str:
 def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
     state._expect_phase("building", "the harvest of round %d", event.round)
     state._expect_round(event.round, "the harvest")
-    for p in event.trading_posts:
-        state._player(p, "trading_posts")
-    for p in event.expect or {}:
-        state._player(p, "expect")
+    state._players_in(event.trading_posts, "trading_posts")
+    state._players_in(event.expect, "expect")
     position = state.position
     owner = position.owner
     posts = {sq: owner[sq] for sq, on in position.building.items() if on == "trading_post" and sq in owner}
@@ -803,10 +802,8 @@ def _harvest(state: State, declared: dict[str, str]) -> Harvested:
 
 def _on_end(state: State, event: End, found: list[Violation]) -> None:
     state._expect_phase("ending", "the end event")
-    for p in event.copies:
-        state._player(p, "copies")
-    for p in event.expect or {}:
-        state._player(p, "expect")
+    state._players_in(event.copies, "copies")
+    state._players_in(event.expect, "expect")
     state.copies = _legal_copies(state, event, found)
     board = state._board()
     final = state.final = scoring.final_score(state, board, explain=False)  # points only

@@ -353,13 +353,15 @@ class _Scorer:
             out.append(ParchmentRow(card=card, copied=target, counted=counted, points=points, rulings=rulings))
         return out
 
-    def opportunist(self, rows: dict[str, list[ParchmentRow]], before: dict[str, int]) -> None:
-        """Score every Opportunist once all else is scored (R2); ``before`` holds each player's total so far."""
+    def opportunist(self, rows: dict[str, list[ParchmentRow]], before: dict[str, int]) -> dict[str, int]:
+        """Score every Opportunist once all else is scored (R2); ``before`` holds each player's
+        total so far. Returns the points the Opportunists give, by player."""
         second = [p for p in self.state.players if sum(1 for q in before if before[q] > before[p]) == 1]
         tie = self.rulings.opportunist_tie
         award = len(second) == 1 or (second and tie == "shared")
         explain = self.explain
         standings = ", ".join(f"{p} {before[p]}" for p in self.state.players) if explain else ""
+        given = dict.fromkeys(self.state.players, 0)
         for p in self.state.players:
             if "opportunist" not in self.effective[p]:
                 continue  # no opportunist among their rows
@@ -373,12 +375,14 @@ class _Scorer:
                         row.counted += f"not second before opportunists: {standings}"
                     continue
                 row.points = 10 if award else 0
+                given[p] += row.points
                 if explain:
                     row.counted += f"second before opportunists: {standings}"
                 if len(second) > 1:
                     if explain:
                         row.counted += f"; tied with {', '.join(q for q in second if q != p)} (R2 {tie})"
                     row.rulings = [*row.rulings, "R2"]
+        return given
 
 
 def final_score(state: State, board: Board | None = None, *, explain: bool = True) -> FinalScore:
@@ -393,12 +397,13 @@ def final_score(state: State, board: Board | None = None, *, explain: bool = Tru
     rows = {p: scorer.rows(p) for p in state.players}
     harvests = {p: [harvest_carrots(h, p) for h in state.harvests] for p in state.players}
     harvest = {p: sum(v) for p, v in harvests.items()}
-    scorer.opportunist(rows, {p: harvest[p] + sum(r.points for r in rows[p]) for p in state.players})
+    parchments = {p: sum([r.points for r in rows[p]]) for p in state.players}
+    given = scorer.opportunist(rows, {p: harvest[p] + parchments[p] for p in state.players})
     players = {}
     for p in state.players:
-        parchment_total = sum(r.points for r in rows[p])
+        parchment_total = parchments[p] + given[p]
         players[p] = PlayerScore(harvests[p], harvest[p], rows[p], parchment_total, harvest[p] + parchment_total)
-    ranking = sorted(state.players, key=lambda p: (-players[p].total, state.players.index(p)))
+    ranking = sorted(state.players, key=lambda p: -players[p].total)  # a stable sort: ties in seat order
     best = players[ranking[0]].total
     winners = [p for p in ranking if players[p].total == best]
     return FinalScore(players, ranking, winners, msgspec.structs.asdict(state.rulings))
