@@ -826,11 +826,11 @@ def _legal_copies(state: State, event: End, found: list[Violation]) -> dict[str,
     """The copy choices (E7, R3); a wrong one is reported and copies nothing."""
     copies: dict[str, dict[str, str | None]] = {}
     for p in state.players:
-        owned = [c for c in state.parchments[p] if c in COPY_CARDS]
+        owned = COPY_CARDS.intersection(state.parchments[p])
         chosen = event.copies.get(p, {})
-        for card in sorted(set(chosen) - set(owned)):
+        for card in sorted(chosen.keys() - owned):
             found.append(Violation("E7", f"{p} names a copy for {card}, but does not own {card}"))
-        for card in sorted(set(owned)):
+        for card in sorted(owned):
             problem = _copy_problem(state, p, card, chosen)
             if problem:
                 found.append(Violation("E7", f"{problem}; it is scored as copying nothing"))
