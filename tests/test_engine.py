@@ -78,6 +78,20 @@ def test_seats_and_neighbours() -> None:
     assert two.left_of("ann") == two.right_of("ann") == "bob"
 
 
+def test_players_are_seated_only_by_seat() -> None:
+    """Assigning the players would leave their neighbours and turns behind: only ``seat`` sets them."""
+    state = started(("ann", "bob", "cid", "dee"))
+    with pytest.raises(AttributeError):
+        state.players = ("ann", "bob")  # type: ignore[misc]
+    state.seat(("ann", "bob"))
+    assert (state.players, state.seats, state.left, state.turns_per_round) == (
+        ("ann", "bob"),
+        2,
+        {"ann": "bob", "bob": "ann"},
+        10,
+    )
+
+
 @pytest.mark.parametrize("players", [["ann"], ["a", "b", "c", "d", "e"], ["ann", "ann"]])
 def test_seats_two_to_four_distinct_players(players) -> None:
     assert rules(State().play(Game(format="bkref/1", players=players))) == ["S1"]

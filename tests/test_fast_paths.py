@@ -8,9 +8,10 @@
   reading of the squares: random positions.
 - Final scores: the referee's points-only scoring against the explaining one (every
   parchment's sentence), on simulated games under random rulings.
-- Reading: a log read in blocks of lines, each decoded at once, against the same log read
-  line by line (a stream), on simulated games damaged at random; and the blocks
-  themselves, read in pieces of random sizes.
+- Reading: the events and problems of a log whose lines are decoded in runs, against the
+  line reader's, and a log read in blocks against the same log read as a stream, a line
+  at a time, on simulated games damaged at random; and the blocks themselves, read in
+  pieces of random sizes.
 
 Every property runs a bounded, derandomized number of examples.
 """
@@ -31,8 +32,9 @@ from bkref.game.fiefs import RESOURCES, Board, harvest
 from bkref.game.position import Position
 from bkref.game.results import FinalScore
 from bkref.game.scoring import MISSIONS, Holdings, final_score
-from bkref.io.referee import Report, check
-from bkref.io.sources import _blocks
+from bkref.io.logfile import Problem, Record, read_lines
+from bkref.io.referee import Report, Step, check, play
+from bkref.io.sources import blocks
 
 BOUNDED = settings(derandomize=True, deadline=None)
 PLAYERS = ("ann", "bob", "cid", "dee")
@@ -179,24 +181,20 @@ def test_simulated_games_score_the_same_fast_and_explained(
     assert points(final_score(state, explain=False)) == points(final_score(state))
 
 
-LINES = [b"", b"  ", b"\r", b"# a comment", b"\xef\xbb\xbf# not a comment", b'{"type":"end"}', b"x" * 70, b"{"]
+LINES = [b"", b"  ", b"\r", b"# a comment", b'{"type":"end"}', b"x" * 70, b"{"]
 
 
 @settings(BOUNDED, max_examples=300)
 @given(st.lists(st.sampled_from(LINES), max_size=30), st.booleans(), st.lists(st.integers(1, 90), min_size=1))
-def test_blocks_hold_whole_lines_and_the_head_a_line_at_a_time(lines: list[bytes], end: bool, sizes: list[int]) -> None:
+def test_blocks_hold_the_lines_whole_as_they_are_read(lines: list[bytes], end: bool, sizes: list[int]) -> None:
     text = b"\n".join(lines) + (b"\n" if end and lines else b"")
     stream = io.BytesIO(text)
     pieces = iter(sizes)
-    blocks = list(_blocks(lambda size: stream.read(min(size, next(pieces, 64)))))
-    assert b"".join(blocks) == text
-    assert all(block.endswith(b"\n") for block in blocks[:-1])
-    assert b"" not in blocks
-    head = 0  # the lines up to the first that is not blank or a comment
-    while head < len(lines) and (not lines[head].strip() or lines[head].strip().startswith(b"#")):
-        head += 1
-    whole = text.splitlines(keepends=True)
-    assert blocks[: head + 1] == [line for line in whole[: head + 1] if line]
+    read = list(blocks(lambda size: stream.read(min(size, next(pieces, 64)))))
+    parts = text.split(b"\n")  # the lines, each with its LF; a CR alone does not end one
+    expected = [part + b"\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+    assert [line for block in read for line in block] == expected
+    assert all(block for block in read)
 
 
 def outcome(report: Report) -> tuple[object, ...]:
@@ -234,3 +232,19 @@ def damaged_logs(draw: st.DrawFn) -> bytes:
 @given(damaged_logs())
 def test_a_log_read_in_blocks_is_checked_as_one_read_line_by_line(text: bytes) -> None:
     assert outcome(check(text, "log")) == outcome(check(io.BytesIO(text), "log"))  # bytes in blocks, a stream by lines
+
+
+@settings(BOUNDED, max_examples=25)
+@given(damaged_logs())
+def test_the_referee_plays_what_the_line_reader_reads(text: bytes) -> None:
+    """The events decoded in runs, and the F1 problems, are those the line reader gives
+    reading one line at a time, on the same lines."""
+    played, problems = [], []
+    for item in play(text, "log", partial=True):
+        if isinstance(item, Step):
+            played.append((item.line, item.event))
+        elif item.rule == "F1":
+            problems.append((item.line, item.message))
+    read = list(read_lines(io.BytesIO(text)))
+    assert played == [(r.line, r.event) for r in read if isinstance(r, Record)]
+    assert problems == [(p.line, p.message) for p in read if isinstance(p, Problem)]

@@ -112,10 +112,15 @@ class State:
         self.copies: dict[str, dict[str, str | None]] = {}
         self.final: FinalScore | None = None  # points only: see final_explained
 
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players in seat order (S1). Read-only: ``seat`` sets them, with what follows from them."""
+        return self._players
+
     def seat(self, players: tuple[str, ...]) -> None:
         """Seat ``players`` (S1), as the game event does: ``players`` in seat order, their
         number ``seats``, each one's neighbours ``left`` and ``right``, the turns of a round."""
-        self.players = players
+        self._players = players
         self.seats = n = len(players)
         self.left = {p: players[(i + 1) % n] for i, p in enumerate(players)}  # each player's neighbours
         self.right = {p: players[(i - 1) % n] for i, p in enumerate(players)}
@@ -126,7 +131,7 @@ class State:
     def copy(self) -> State:
         """An independent copy: playing events on it leaves this state as it is."""
         new = State()
-        new.players, new.seats, new.left, new.right = self.players, self.seats, self.left, self.right
+        new._players, new.seats, new.left, new.right = self._players, self.seats, self.left, self.right
         new.turns_per_round = self.turns_per_round
         new.rulings = self.rulings
         new.deck = self.deck  # never changed in place
@@ -337,7 +342,7 @@ _WHERE: Final = {
 """Where a game in each phase stands, in words (``State.where``)."""
 
 _FIELDS: Final = (
-    *("players", "seats", "left", "right", "turns_per_round", "rulings", "deck", "deck_pos", "used"),
+    *("_players", "seats", "left", "right", "turns_per_round", "rulings", "deck", "deck_pos", "used"),
     *("phase", "round", "turn", "hands", "reserves", "picks", "passed", "pending", "position", "supply"),
     *("parchments", "camps_played", "camps_placed", "camp_floor", "harvests", "board_fiefs", "copies", "final"),
 )

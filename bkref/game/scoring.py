@@ -398,6 +398,7 @@ def final_score(state: State, board: Board | None = None, *, explain: bool = Tru
     harvests = {p: [harvest_carrots(h, p) for h in state.harvests] for p in state.players}
     harvest = {p: sum(v) for p, v in harvests.items()}
     parchments = {p: sum([r.points for r in rows[p]]) for p in state.players}
+    # rows() scores every Opportunist 0, so the points opportunist() gives are all they score
     given = scorer.opportunist(rows, {p: harvest[p] + parchments[p] for p in state.players})
     players = {}
     for p in state.players:

@@ -1,8 +1,8 @@
 """Reading ``bkref/1`` logs: bytes in, numbered events (or format problems) out.
 
 This is the only place that knows about JSON lines; the rules live in
-``bkref.game.engine``. Lines are decoded as they are read, a block of them at a time
-(``decode_block``), so a log of any length is checked in constant memory. Every problem with the text itself is a
+``bkref.game.engine``. Lines are decoded as they are read, runs of them at a time
+(``decode_run``), so a log of any length is checked in constant memory. Every problem with the text itself is a
 ``Problem`` with rule ``F1`` and the physical line number (from 1).
 
 >>> game = b'{"type":"game","format":"bkref/1","players":["a","b"]}\\n'
@@ -27,25 +27,26 @@ decode: Final = msgspec.json.Decoder(Event).decode
 """Decode one line's JSON into its event (``msgspec.DecodeError`` when it is not one)."""
 
 
-def decode_block(block: bytes) -> list[Event] | None:
-    """The events of a block of whole lines, one per line, or None when a line is not one
-    (blank, a comment, a problem): such a block is read line by line (``LineReader``).
+def decode_run(lines: list[bytes], start: int) -> list[Event]:
+    """The events of ``lines[start:]``, one per line, up to the first line that is not one
+    (blank, a comment, a problem), which ``LineReader`` then reads.
 
-    Decoding a block at once, then playing its events, is faster than taking turns line by
-    line. It is for the lines after the game event: the first ones go through the reader.
+    Decoding a run of lines at once, then playing its events, is faster than taking turns
+    line by line. It is for the lines after the game event: the first ones go through the
+    reader.
 
-    >>> [type(e).__name__ for e in decode_block(b'{"type":"harvest","round":1}\\n{"type":"end"}\\n')]
-    ['Harvest', 'End']
-    >>> decode_block(b'{"type":"end"}\\n\\n') is None
-    True
+    >>> lines = [b'{"type":"harvest","round":1}\\n', b'{"type":"end"}\\n', b"# a comment\\n", b'{"type":"end"}\\n']
+    >>> [type(e).__name__ for e in decode_run(lines, 0)], decode_run(lines, 2), len(decode_run(lines, 3))
+    (['Harvest', 'End'], [], 1)
     """
-    lines = block.split(b"\n")
-    if not lines[-1]:
-        lines.pop()  # the block's last line end
+    events: list[Event] = []
+    append = events.append
     try:
-        return [decode(raw) for raw in lines]
+        for raw in lines[start:]:
+            append(decode(raw))
     except msgspec.DecodeError:
-        return None
+        pass  # the events before the line that is not one
+    return events
 
 
 _BOM: Final = b"\xef\xbb\xbf"

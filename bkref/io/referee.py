@@ -11,7 +11,6 @@ A log comes from any ``LogSource``: a path, its text or bytes, an open stream.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import NamedTuple
 from bkref.game.engine import State, Violation
 from bkref.game.events import Build, Event, Pick, event_type
 from bkref.io.diagnostics import Diagnostic, exit_status
-from bkref.io.logfile import LineReader, Problem, decode_block
+from bkref.io.logfile import LineReader, Problem, decode_run
 from bkref.io.sources import STDIN, LogSource, blocks_of, name_of, unreadable
 
 
@@ -119,28 +118,34 @@ class _Run:
         return [(line, event, found)] if steps else found
 
     def diagnostics(
-        self, blocks: Iterable[bytes], steps: bool
+        self, blocks: Iterable[list[bytes]], steps: bool
     ) -> Iterator[tuple[int, Event, list[Diagnostic]] | Diagnostic]:
         name, state = self.name, self.state
         play = state.play
         reader = LineReader()
         read = reader.read
         last = 0  # the line of the last event played: none before the game event is in
-        line = 0
-        for block in blocks:
-            events = decode_block(block) if last else None
-            if events is not None:  # the usual block: every line an event
-                self.events += len(events)
-                first = line + 1
-                for line, event in enumerate(events, first):
-                    violations = play(event)
-                    if violations or steps:  # a list only when a rule is broken
-                        yield from self._outcome(line, event, violations, steps)
-                last = line
-                continue
-            for raw in io.BytesIO(block):  # line by line: the reader says what each line is
+        line = 0  # the lines read
+        for lines in blocks:
+            at = 0  # the next line of the block
+            while at < len(lines):
+                if last:  # after the game event: the event lines that follow, decoded at once
+                    events = decode_run(lines, at)
+                    if events:
+                        self.events += len(events)
+                        first = line + 1
+                        for line, event in enumerate(events, first):
+                            violations = play(event)
+                            if violations or steps:  # violations is a list only when a rule is broken
+                                yield from self._outcome(line, event, violations, steps)
+                        last = line
+                        at += len(events)
+                        if at == len(lines):
+                            break
+                # one line through the reader: the lines to the game event, and any that is not an event
                 line += 1
-                item = read(line, raw)
+                item = read(line, lines[at])
+                at += 1
                 if item is None:  # a blank or comment line
                     continue
                 if isinstance(item, Problem):

@@ -24,7 +24,6 @@ A ``LogSource`` is any of:
 
 from __future__ import annotations
 
-import functools
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -58,41 +57,53 @@ def name_of(source: LogSource) -> str:
 
 
 @contextmanager
-def blocks_of(source: LogSource) -> Iterator[Iterable[bytes]]:
-    """The raw text of ``source`` in blocks of whole lines (each line with its line end, but
-    the log's last line may lack one), opened for as long as the block runs.
+def blocks_of(source: LogSource) -> Iterator[Iterable[list[bytes]]]:
+    """The raw lines of ``source`` (each with its line end, but the log's last line may lack
+    one) in blocks, opened for as long as the block runs.
 
-    A file, or the log's own text, comes line by line up to its first event, then in
-    blocks of whole lines as they are read, about 64 KiB at most: the referee decodes a
-    block at once (see ``bkref.io.logfile.decode_block``). A pipe gives what has
-    arrived, so a game still being written is checked as its lines come. A stream comes
-    line by line. ``lines(blocks)`` splits blocks into lines.
+    A file, or the log's own text, comes in blocks of the whole lines read at once, about
+    64 KiB at most (``blocks``): the referee decodes a block's event lines in one go
+    (``bkref.io.logfile.decode_run``). A pipe gives what has arrived, so a game still
+    being written is checked as its lines come. A stream comes one line to a block.
 
     Raises ``OSError`` when a path cannot be opened or a stream cannot be read.
     """
     if isinstance(source, str) and not is_text(source):
         source = Path(source)
     if isinstance(source, os.PathLike):
-        fd = os.open(source, os.O_RDONLY | getattr(os, "O_BINARY", 0))  # no stat: a folder fails to read
+        path = os.fspath(source)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))  # no stat: a folder fails to read
+
+        def read(size: int) -> bytes:
+            try:
+                return os.read(fd, size)
+            except OSError as error:
+                error.filename = path  # os.read does not name the file
+                raise
+
         try:
-            yield _blocks(functools.partial(os.read, fd))
+            yield blocks(read)
         finally:
             os.close(fd)
     elif isinstance(source, str):
-        yield _blocks(io.BytesIO(source.encode("utf-8", "surrogateescape")).read)
+        yield blocks(io.BytesIO(source.encode("utf-8", "surrogateescape")).read)
     elif isinstance(source, bytes | bytearray):
-        yield _blocks(io.BytesIO(source).read)
+        yield blocks(io.BytesIO(source).read)
     else:
-        yield _stream_lines(source)
+        yield ([line] for line in _stream_lines(source))
 
 
 _BLOCK: Final = 1 << 16
 
 
-def _blocks(read: Callable[[int], bytes]) -> Iterator[bytes]:
-    """The text that ``read(size)`` gives, in blocks of whole lines: the first ones, to the
-    first that is not blank or a comment (the game event), one line to a block."""
-    head = True
+def blocks(read: Callable[[int], bytes]) -> Iterator[list[bytes]]:
+    """The lines of the text that ``read(size)`` gives (each with its line end, but the last
+    may lack one), a block of them for each read that completes a line.
+
+    >>> text = io.BytesIO(b'{"a":1}\\n{"b":2}\\n{"c"')
+    >>> list(blocks(lambda size: text.read(10)))
+    [[b'{"a":1}\\n'], [b'{"b":2}\\n'], [b'{"c"']]
+    """
     pending: list[bytes] = []  # the start of a line not read to its end yet
     while chunk := read(_BLOCK):
         end = chunk.rfind(b"\n") + 1
@@ -100,28 +111,10 @@ def _blocks(read: Callable[[int], bytes]) -> Iterator[bytes]:
             pending.append(chunk)
             continue
         pending.append(chunk[:end])
-        block = b"".join(pending)
+        yield io.BytesIO(b"".join(pending)).readlines()
         pending = [chunk[end:]] if end < len(chunk) else []
-        if head:
-            start = 0
-            while head and start < len(block):
-                stop = block.index(b"\n", start) + 1
-                raw = block[start:stop]
-                yield raw
-                start = stop
-                text = raw.strip()
-                head = not text or text[0] == 35  # "#"
-            block = block[start:]
-        if block:
-            yield block
     if pending:
-        yield b"".join(pending)
-
-
-def lines(blocks: Iterable[bytes]) -> Iterator[bytes]:
-    """The lines of ``blocks`` (from ``blocks_of``), each with its line end."""
-    for block in blocks:
-        yield from io.BytesIO(block)
+        yield [b"".join(pending)]
 
 
 def _stream_lines(stream: IO[Any]) -> Iterable[bytes]:
@@ -182,7 +175,7 @@ def read(source: LogSource) -> Iterator[Record | Problem]:
     on line 0.
     """
     try:
-        with blocks_of(source) as blocks:
-            yield from read_lines(lines(blocks))
+        with blocks_of(source) as runs:
+            yield from read_lines(line for block in runs for line in block)
     except OSError as error:
         yield Problem(0, None, f"{name_of(source)}: {unreadable(error)}")
