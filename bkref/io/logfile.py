@@ -2,8 +2,9 @@
 
 This is the only place that knows about JSON lines; the rules live in
 ``bkref.game.engine``. Lines are decoded as they are read, runs of them at a time
-(``decode_run``), so a log of any length is checked in constant memory. Every problem with the text itself is a
-``Problem`` with rule ``F1`` and the physical line number (from 1).
+(``decode_run``), so a log of any length is checked in constant memory. Every problem
+with the text itself is a ``Problem`` with rule ``F1`` and the physical line number
+(from 1).
 
 >>> game = b'{"type":"game","format":"bkref/1","players":["a","b"]}\\n'
 >>> records = list(read_lines([game, b'# a comment\\n', b'{"type":"deal"\\n']))
