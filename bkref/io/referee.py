@@ -65,7 +65,7 @@ class _Run:
 
     ``diagnostics`` yields the F1 problems, each event's violations and the end-of-log
     ones; with ``steps``, also ``(line, event, diagnostics)`` for every event played.
-    ``events`` counts the events read.
+    ``events`` counts the events played (each once what it broke has been yielded).
 
     One mistake, one lead: a problem that follows from an earlier one says so, "(after
     the D2 at line 3)", so that a reader starts at the cause. An X1 follows from the
@@ -129,18 +129,20 @@ class _Run:
         for lines in blocks:
             at = 0  # the next line of the block
             while at < len(lines):
-                if last:  # after the game event: the event lines that follow, decoded at once
+                # After the game event, a run of two or more event lines is decoded at once; a
+                # line alone (between comments, or the last of its block) goes through the reader.
+                if last and lines[at][:1] == b"{" and at + 1 < len(lines) and lines[at + 1][:1] == b"{":
                     events = decode_run(lines, at)
                     if events:
-                        self.events += len(events)
                         first = line + 1
                         for line, event in enumerate(events, first):
                             violations = play(event)
                             if violations or steps:  # violations is a list only when a rule is broken
                                 yield from self._outcome(line, event, violations, steps)
+                            self.events += 1
                         last = line
                         at += len(events)
-                        if at == len(lines):
+                        if at == len(lines):  # the block ends with the run
                             break
                 # one line through the reader: the lines to the game event, and any that is not an event
                 line += 1

@@ -59,10 +59,10 @@ def name_of(source: LogSource) -> str:
 @contextmanager
 def blocks_of(source: LogSource) -> Iterator[Iterable[list[bytes]]]:
     """The raw lines of ``source`` (each with its line end, but the log's last line may lack
-    one) in blocks, opened for as long as the block runs.
+    one) in blocks, open for as long as the ``with`` statement runs.
 
-    A file, or the log's own text, comes in blocks of the whole lines read at once, about
-    64 KiB at most (``blocks``): the referee decodes a block's event lines in one go
+    A file, or the log's own text, comes in blocks of the whole lines that each read of up
+    to 64 KiB completes (``blocks``): the referee decodes a block's event lines in one go
     (``bkref.io.logfile.decode_run``). A pipe gives what has arrived, so a game still
     being written is checked as its lines come. A stream comes one line to a block.
 
@@ -72,17 +72,17 @@ def blocks_of(source: LogSource) -> Iterator[Iterable[list[bytes]]]:
         source = Path(source)
     if isinstance(source, os.PathLike):
         path = os.fspath(source)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))  # no stat: a folder fails to read
 
-        def read(size: int) -> bytes:
+        def read_file(size: int) -> bytes:
             try:
                 return os.read(fd, size)
             except OSError as error:
                 error.filename = path  # os.read does not name the file
                 raise
 
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))  # no stat: a folder fails to read
         try:
-            yield blocks(read)
+            yield blocks(read_file)
         finally:
             os.close(fd)
     elif isinstance(source, str):
@@ -111,7 +111,7 @@ def blocks(read: Callable[[int], bytes]) -> Iterator[list[bytes]]:
             pending.append(chunk)
             continue
         pending.append(chunk[:end])
-        yield io.BytesIO(b"".join(pending)).readlines()
+        yield io.BytesIO(b"".join(pending)).readlines()  # not splitlines(), which also ends a line at a CR
         pending = [chunk[end:]] if end < len(chunk) else []
     if pending:
         yield [b"".join(pending)]
@@ -175,7 +175,7 @@ def read(source: LogSource) -> Iterator[Record | Problem]:
     on line 0.
     """
     try:
-        with blocks_of(source) as runs:
-            yield from read_lines(line for block in runs for line in block)
+        with blocks_of(source) as opened:
+            yield from read_lines(line for block in opened for line in block)
     except OSError as error:
         yield Problem(0, None, f"{name_of(source)}: {unreadable(error)}")
