@@ -13,7 +13,8 @@ target (issues 6 and 15):
 - the time for one replay step (lay out and draw the full-screen viewer's 80x24 screen);
 - the size of a 4-player game's ``replay --html`` page, the time to make it, and to open it in Chromium;
 - the cold start of ``bkref validate`` on one small log, from process start;
-- peak memory of ``bkref validate`` on a folder of logs and on one four times larger.
+- peak memory of ``bkref validate`` on a folder of logs and on one four times larger;
+- the time per line of a log padded with 200,000 blank and comment lines.
 
 The timings run in a fresh process, as ``bkref validate`` would, after 3 s of
 validating to warm up (tournament-sized runs last longer than that); each is the best
@@ -79,6 +80,15 @@ def validate_all(paths: list[Path]) -> int:
         assert report.status == 0, report.diagnostics[:1]
         events += report.events
     return events
+
+
+def padded_log(path: Path, folder: Path, pairs: int = 100_000) -> tuple[Path, int]:
+    """``path`` with ``pairs`` blank and comment lines after its game event (what runs of
+    lines that are not events cost), and how many lines that adds."""
+    game, rest = path.read_bytes().split(b"\n", 1)
+    padded = folder / "padded.txt"  # not *.jsonl: the folder's logs stay the games
+    padded.write_bytes(game + b"\n" + b"\n# a comment\n" * pairs + rest)
+    return padded, 2 * pairs
 
 
 def decode_all(paths: list[Path]) -> None:
@@ -150,6 +160,9 @@ def measure(folder: Path, repeat: int) -> None:
     line("standings / validate", f"{standings / seconds:.2f} x", "<= 1.5 x", standings / seconds <= 1.5)
     all_seconds = best_of(repeat, lambda: validate_all(every))
     line("validate, 2-4 players, one process", f"{len(every) / all_seconds:,.0f} games/s")
+    padded, extra = padded_log(four[0], folder)
+    per_line = best_of(3, lambda: validate_all([padded])) / extra
+    line(f"validate, {extra:,} blank and comment lines", f"{per_line * 1e6:.2f} us a line", "< 2 us", per_line < 2e-6)
 
     batch = four * 10
     parallel = best_of(max(1, repeat // 2), lambda: sum(r.events for r in Local(2).map(check_item, batch)))
