@@ -248,3 +248,17 @@ def test_the_referee_plays_what_the_line_reader_reads(text: bytes) -> None:
     read = list(read_lines(io.BytesIO(text)))
     assert played == [(r.line, r.event) for r in read if isinstance(r, Record)]
     assert problems == [(p.line, p.message) for p in read if isinstance(p, Problem)]
+
+
+def test_a_check_stopped_at_a_diagnostic_counts_only_the_events_played_by_then() -> None:
+    """Events decoded in a run are counted as they are played: when ``on_diagnostic`` stops
+    the check (a closed pipe) at line 4, the three events before it are all it read."""
+    lines = to_jsonl(simulate(2, 1, "random")).encode().splitlines(keepends=True)
+    text = b"".join([*lines[:3], lines[2], *lines[3:]])  # line 4 repeats line 3's pick: T1
+
+    def closed(diagnostic: object) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    report = check(text, "log", on_diagnostic=closed)
+    assert report.diagnostics[0].text().startswith("log:4: T1 ")
+    assert (report.events, report.where) == (3, "in round 1, turn 1")

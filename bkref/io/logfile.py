@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from typing import Final, NamedTuple
 
 import msgspec
@@ -29,14 +30,12 @@ decode: Final = msgspec.json.Decoder(Event).decode
 
 
 def decode_run(lines: list[bytes], start: int) -> list[Event]:
-    """The events of ``lines[start:]``, one per line, up to the first line that is not the
-    usual event line (one that starts with ``{`` and decodes), which ``LineReader`` then
-    reads: it says what a blank line, a comment or a problem is, and gives the event of an
-    unusual line that is one.
+    """The events of ``lines[start:]``, one per line, up to the first line that is not one
+    (blank, a comment, a problem), which ``LineReader`` then reads.
 
     Decoding a run of lines at once, then playing its events, is faster than taking turns
     line by line. It is for the lines after the game event: the first ones go through the
-    reader. The work is in proportion to the events found, however many lines follow.
+    reader. The work is in proportion to the run, however many lines follow it.
 
     >>> lines = [b'{"type":"harvest","round":1}\\n', b'{"type":"end"}\\n', b"# a comment\\n", b'{"type":"end"}\\n']
     >>> [type(e).__name__ for e in decode_run(lines, 0)], decode_run(lines, 2), len(decode_run(lines, 3))
@@ -45,10 +44,7 @@ def decode_run(lines: list[bytes], start: int) -> list[Event]:
     events: list[Event] = []
     append = events.append
     try:
-        for i in range(start, len(lines)):
-            raw = lines[i]
-            if raw[:1] != b"{":
-                break
+        for raw in islice(lines, start, None):  # not lines[start:], a copy for every run
             append(decode(raw))
     except msgspec.DecodeError:
         pass  # the events before the line that is not one

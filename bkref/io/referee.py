@@ -134,12 +134,15 @@ class _Run:
                 if last and lines[at][:1] == b"{" and at + 1 < len(lines) and lines[at + 1][:1] == b"{":
                     events = decode_run(lines, at)
                     if events:
-                        first = line + 1
-                        for line, event in enumerate(events, first):
-                            violations = play(event)
-                            if violations or steps:  # violations is a list only when a rule is broken
-                                yield from self._outcome(line, event, violations, steps)
-                            self.events += 1
+                        first, played = line + 1, 0
+                        try:
+                            for line, event in enumerate(events, first):
+                                violations = play(event)
+                                if violations or steps:  # violations is a list only when a rule is broken
+                                    yield from self._outcome(line, event, violations, steps)
+                                played += 1
+                        finally:  # also when the consumer stops at a yield
+                            self.events += played
                         last = line
                         at += len(events)
                         if at == len(lines):  # the block ends with the run
