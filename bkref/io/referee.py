@@ -11,7 +11,8 @@ A log comes from any ``LogSource``: a path, its text or bytes, an open stream.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -119,7 +120,7 @@ class _Run:
 
     def diagnostics(
         self, blocks: Iterable[list[bytes]], steps: bool
-    ) -> Iterator[tuple[int, Event, list[Diagnostic]] | Diagnostic]:
+    ) -> Generator[tuple[int, Event, list[Diagnostic]] | Diagnostic, None, None]:
         name, state = self.name, self.state
         play = state.play
         reader = LineReader()
@@ -184,8 +185,8 @@ def play(
     """
     state = State()
     run = _Run(label if label is not None else name_of(source), state, partial)
-    with blocks_of(source) as blocks:
-        for item in run.diagnostics(blocks, steps=True):
+    with blocks_of(source) as blocks, closing(run.diagnostics(blocks, steps=True)) as items:
+        for item in items:
             if isinstance(item, Diagnostic):
                 yield item
             else:
@@ -214,8 +215,10 @@ def check(
     run = _Run(report.path, state, partial)
     diagnostics = report.diagnostics
     try:
-        with blocks_of(source) as blocks:
-            for found in run.diagnostics(blocks, steps=False):
+        # closing: the run ends (and counts its events) before the report is made, also when
+        # on_diagnostic stops it
+        with blocks_of(source) as blocks, closing(run.diagnostics(blocks, steps=False)) as found_all:
+            for found in found_all:
                 diagnostics.append(found)  # type: ignore[arg-type]
                 if on_diagnostic is not None:
                     on_diagnostic(found)  # type: ignore[arg-type]
