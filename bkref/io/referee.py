@@ -11,7 +11,7 @@ A log comes from any ``LogSource``: a path, its text or bytes, an open stream.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,13 +111,6 @@ class _Run:
             self.first = f"the F1 at line {problem.line}"
         return Diagnostic(self.name, problem.line, problem.event, "F1", problem.message)
 
-    def _outcome(
-        self, line: int, event: Event, violations: list[Violation], steps: bool
-    ) -> Sequence[tuple[int, Event, list[Diagnostic]] | Diagnostic]:
-        """What ``diagnostics`` yields for an event played: its step, or what it broke."""
-        found = self._found(line, event, violations) if violations else []
-        return [(line, event, found)] if steps else found
-
     def diagnostics(
         self, blocks: Iterable[list[bytes]], steps: bool
     ) -> Generator[tuple[int, Event, list[Diagnostic]] | Diagnostic, None, None]:
@@ -130,39 +123,36 @@ class _Run:
         for lines in blocks:
             at = 0  # the next line of the block
             while at < len(lines):
-                # After the game event, a run of two or more event lines is decoded at once; a
-                # line alone (between comments, or the last of its block) goes through the reader.
-                if last and lines[at][:1] == b"{" and at + 1 < len(lines) and lines[at + 1][:1] == b"{":
-                    events = decode_run(lines, at)
-                    if events:
-                        first, played = line + 1, 0
-                        try:
-                            for line, event in enumerate(events, first):
-                                violations = play(event)
-                                if violations or steps:  # violations is a list only when a rule is broken
-                                    yield from self._outcome(line, event, violations, steps)
-                                played += 1
-                        finally:  # also when the consumer stops at a yield
-                            self.events += played
-                        last = line
-                        at += len(events)
-                        if at == len(lines):  # the block ends with the run
-                            break
-                # one line through the reader: the lines to the game event, and any that is not an event
-                line += 1
-                item = read(line, lines[at])
-                at += 1
-                if item is None:  # a blank or comment line
-                    continue
-                if isinstance(item, Problem):
-                    yield self._unreadable(item)
-                    if reader.over:
-                        return
-                    continue
-                violations = play(item)
-                if violations or steps:
-                    yield from self._outcome(line, item, violations, steps)
-                self.events += 1
+                # After the game event, a run of two or more event lines is decoded at once; the
+                # lines to the game event, a line that is not an event, and an event line alone
+                # (between comments, or the last of its block) go through the reader, one by one.
+                run = last and lines[at][:1] == b"{" and at + 1 < len(lines) and lines[at + 1][:1] == b"{"
+                events = decode_run(lines, at) if run else None
+                if not events:
+                    item = read(line + 1, lines[at])
+                    if item is None or isinstance(item, Problem):  # a blank or comment line, or a problem
+                        line += 1
+                        at += 1
+                        if item is not None:
+                            yield self._unreadable(item)
+                            if reader.over:
+                                return
+                        continue
+                    events = [item]
+                first, played = line + 1, 0
+                try:
+                    for line, event in enumerate(events, first):
+                        violations = play(event)
+                        if violations or steps:  # violations is a list only when a rule is broken
+                            found = self._found(line, event, violations) if violations else []
+                            if steps:
+                                yield line, event, found
+                            else:
+                                yield from found
+                        played += 1
+                finally:  # also when the consumer stops at a yield
+                    self.events += played
+                at += len(events)
                 if not last and state.phase == "setup":
                     return  # the game event is unusable (S1, F1): nothing after it can be checked
                 last = line
