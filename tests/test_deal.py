@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from bkref.game.engine import State
+from bkref.game.events import Game
 from tests.conftest import found, referee, replay
 
 THREE = replay("3p-ann-bob-cid")
@@ -95,6 +97,21 @@ def test_a_deck_that_is_not_the_games_is_named_and_set_aside(tmp_path: Path) -> 
     state = report.state
     assert (state.deck, state.phase, state.round) == (None, "exploring", 1)  # the deal is checked by counting
     assert sum(state.used.values()) == 40
+
+
+def test_a_deck_made_in_python_is_checked_as_a_decoded_one() -> None:
+    """The decoder knows every card id; a ``Game`` made in Python may hold anything: the deck
+    is then judged by its counts, never with an exception."""
+    game = FOUR[0]
+    made = [card[:1] + card[1:] for card in game["deck"]]  # equal strings, not the catalogue's own
+    state = State()
+    assert state.play(Game(format=game["format"], players=game["players"], deck=made)) == []
+    assert state.deck == made
+    wrong = ["K1" if card == "A1" else card for card in made]  # K1 is no card
+    state = State()
+    [s4] = state.play(Game(format=game["format"], players=game["players"], deck=wrong))
+    assert s4 == ("S4", "the deck is not the game's 182 cards: it has A1 x0 (the game has 1); checking without it")
+    assert (state.deck, state.phase) == (None, "dealing")
 
 
 @pytest.mark.parametrize(

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import csv
 import io
+import sys
 from dataclasses import dataclass
 from importlib import resources
 from typing import Final
 
 ROWS: Final = "ABCDEFGHIJ"
 COLUMNS: Final = range(1, 11)
-SQUARES: Final[tuple[str, ...]] = tuple(f"{r}{c}" for r in ROWS for c in COLUMNS)
+SQUARES: Final[tuple[str, ...]] = tuple(sys.intern(f"{r}{c}") for r in ROWS for c in COLUMNS)
 BOARD_ORDER: Final = {name: i for i, name in enumerate(SQUARES)}
 """Each square's place in reading order, A1 first: squares are listed in this order."""
 CORNERS: Final = frozenset({"A1", "A10", "J1", "J10"})
@@ -79,8 +80,10 @@ class Card:
 
 
 def _rows(name: str) -> list[dict[str, str]]:
+    """The rows of a data file, every value interned: the ids, kinds and terrains the engine
+    compares with the names in its code are then the same objects, which compare at once."""
     text = resources.files("bkref.data").joinpath(name).read_text(encoding="utf-8")
-    return list(csv.DictReader(io.StringIO(text)))
+    return [{key: sys.intern(value) for key, value in row.items()} for row in csv.DictReader(io.StringIO(text))]
 
 
 def _load_board() -> dict[str, Square]:
@@ -146,7 +149,7 @@ def _card(row: dict[str, str]) -> Card:
     if kind == "city":
         extra["strength"] = int(effect.split()[1])
     elif kind == "farm" and card_id != "trading_post":
-        extra["produces"] = effect.split()[1]
+        extra["produces"] = sys.intern(effect.split()[1])
         if extra["produces"] not in BASIC_RESOURCES + LUXURY_RESOURCES:
             raise CatalogError(f"cards.csv: {card_id} produces an unknown resource")
     elif kind == "camp":

@@ -41,8 +41,10 @@ from bkref.game.words import count
 ROUNDS: Final = 4
 _KIND: Final = {card.id: card.kind for card in CARDS.values()}
 RABBITS: Final = 36  # each player's (S5)
-_DECK: Final = sorted(card.id for card in CARDS.values() for _ in range(card.copies))
-"""Every card of the deck (S4), sorted."""
+_NUMBER: Final = {card_id: i for i, card_id in enumerate(CARDS)}
+"""Each card's number, in the order of the catalogue."""
+_DECK: Final = [_NUMBER[card.id] for card in CARDS.values() for _ in range(card.copies)]
+"""Every card of the deck (S4), by number, sorted."""
 HAND_SIZE: Final = {2: 10, 3: 12, 4: 10}
 KEEP: Final = {2: 1, 3: 2, 4: 2}
 
@@ -254,10 +256,15 @@ class State:
 
     def play(self, event: Event) -> list[Violation]:
         """Apply ``event`` in place; return what it broke (empty when legal)."""
-        handler = _HANDLERS[type(event)]
         found: list[Violation] = []
         try:
-            handler(self, event, found)
+            # the two most frequent events by name, which the compiled build calls directly
+            if type(event) is Pick:
+                _on_pick(self, event, found)
+            elif type(event) is Build:
+                _on_build(self, event, found)
+            else:
+                _HANDLERS[type(event)](self, event, found)
         except Skip as skip:
             found.append(skip.violation)
         return found
@@ -369,9 +376,12 @@ def _on_game(state: State, event: Game, found: list[Violation]) -> None:
         state.camps_played[p] = 0
         state.camps_placed[p] = 0
     if event.deck is not None:
-        if sorted(event.deck) == _DECK:  # the usual case, at the speed of a sort
-            state.deck = list(event.deck)
-            return
+        try:  # the usual case, at the speed of sorting numbers (a sort of the names compares strings)
+            if sorted(map(_NUMBER.__getitem__, event.deck)) == _DECK:
+                state.deck = list(event.deck)
+                return
+        except KeyError:  # not a card id: a deck made in Python, which the decoder did not check
+            pass
         counts = Counter(event.deck)
         wrong = [
             f"{c} x{counts[c]} (the game has {CARDS[c].copies})"
@@ -460,46 +470,44 @@ def _on_pick(state: State, event: Pick, found: list[Violation]) -> None:
     picks = state.picks
     if p in picks:
         raise Skip("T1", f"{p} picks a second time in turn {state.turn}")
-    picks[p] = _legal_pick(state, event, found)
+    picks[p] = _legal_pick(state, event, p, found)
     if len(picks) == state.seats:
         _reveal(state, found)
 
 
-def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | None:
+def _legal_pick(state: State, event: Pick, p: str, found: list[Violation]) -> Pick | None:
     """The pick if its cards are legal; otherwise report it and return None (D2, D3, D5).
 
     Either way the player's hand becomes what they pass on: the rest after a legal pick,
     the whole hand after an illegal one.
     """
-    p, n = event.player, state.seats
+    n, keep = state.seats, event.keep  # p is event.player, read once
     if n == 2:
         hand = state.hands[p] = state.hand_now(p)
         rule = "D3"
         discard = event.discard or []
-        if len(event.keep) != 1 or len(discard) != 1:
+        if len(keep) != 1 or len(discard) != 1:
             found.append(
                 Violation(
                     rule,
-                    f"{p} keeps {count(len(event.keep), 'card')} and discards "
+                    f"{p} keeps {count(len(keep), 'card')} and discards "
                     f"{len(discard)}; with 2 players each turn keeps 1 card and discards 1",
                 )
             )
             return None
-        chosen = event.keep + discard
+        chosen = keep + discard
     else:
         hand = state.hands[p]
         rule = "D2"
         if event.discard is not None:
             found.append(Violation(rule, f"{p} discards {_cards(event.discard)}; only 2-player games discard"))
             return None
-        if len(event.keep) != 2:
+        if len(keep) != 2:
             found.append(
-                Violation(
-                    rule, f"{p} keeps {count(len(event.keep), 'card')}; with {n} players each turn keeps exactly 2"
-                )
+                Violation(rule, f"{p} keeps {count(len(keep), 'card')}; with {n} players each turn keeps exactly 2")
             )
             return None
-        chosen = event.keep
+        chosen = keep
     rest = hand.copy()
     try:
         for card in chosen:
@@ -509,7 +517,7 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
     else:
         state.hands[p] = rest
         return event
-    verb = "keeps" if card in event.keep else "discards"
+    verb = "keeps" if card in keep else "discards"
     where = "hand (with the reserve card)" if n == 2 else "hand"
     if card in hand:  # named more often than the hand holds it
         found.append(
@@ -537,7 +545,7 @@ def _legal_pick(state: State, event: Pick, found: list[Violation]) -> Pick | Non
 
 def _reveal(state: State, found: list[Violation]) -> None:
     """Every player has picked: play the kept cards in seat order (D4) and pass (D5)."""
-    picks, play_card = state.picks, state.play_card
+    picks = state.picks
     limited = state.rulings.rabbit_limit == "pieces"  # R6: a territory may find no rabbit left (S5)
     for p in state.players:
         pick = picks[p]
@@ -546,7 +554,7 @@ def _reveal(state: State, found: list[Violation]) -> None:
                 if limited:
                     _play_claiming(state, p, card, found)
                 else:
-                    play_card(p, card)
+                    state.play_card(p, card)
     to = _passing_to(state)
     state.passed = passed = state.hands
     state.hands = {to[p]: rest for p, rest in passed.items()}
@@ -879,12 +887,11 @@ def _copy_problem(state: State, p: str, card: str, chosen: dict[str, str | None]
 _HANDLERS: Final[dict[type, Callable[[State, Event, list[Violation]], None]]] = {
     Game: _on_game,  # type: ignore[dict-item]
     Deal: _on_deal,  # type: ignore[dict-item]
-    Pick: _on_pick,  # type: ignore[dict-item]
     Draw: _on_draw,  # type: ignore[dict-item]
-    Build: _on_build,  # type: ignore[dict-item]
     Harvest: _on_harvest,  # type: ignore[dict-item]
     End: _on_end,  # type: ignore[dict-item]
 }
+"""The handler of each event type but the two most frequent, which ``State.play`` calls by name."""
 
 
 def apply(state: State, event: Event) -> tuple[State, list[Violation]]:

@@ -44,6 +44,8 @@ _PRINTED_STRENGTH: Final = [1 if BOARD[name].printed_city else 0 for name in SQU
 _TERRAIN_RESOURCE: Final = [1 << RESOURCE_INDEX[r] if (r := BOARD[name].resource) else 0 for name in SQUARES]
 TERRAIN: Final = tuple(sum(SQUARE_BIT[name] for name in SQUARES if BOARD[name].resource == r) for r in RESOURCES)
 """For each resource of ``RESOURCES``, the squares whose terrain produces it."""
+_PRODUCING_TERRAIN: Final = sum(TERRAIN)
+"""The squares whose terrain produces something."""
 _NOTHING: Final = [0] * len(SQUARES)
 """No strength and no resources on any square: for fiefs asked for their squares only."""
 
@@ -193,9 +195,9 @@ class Board:
 
     def producing(self) -> int:
         """The squares that produce anything (E2)."""
-        out = 0
-        for terrain, made in zip(TERRAIN, self.made, strict=True):
-            out |= terrain | made
+        out = _PRODUCING_TERRAIN
+        for made in self.made:
+            out |= made
         return out
 
 
@@ -285,6 +287,6 @@ def harvest(position: Position, players: tuple[str, ...], *, whole: bool = False
 
 def harvest_carrots(harvested: Mapping[str, list[Fief]], player: str) -> int:
     """The golden carrots ``player`` harvested at ``harvested`` (H4)."""
-    if isinstance(harvested, Harvested):
+    if type(harvested) is Harvested:  # not isinstance: a Mapping's check runs in Python
         return harvested.carrots.get(player, 0)
     return yield_of(harvested.get(player, ()))

@@ -36,9 +36,8 @@ if TYPE_CHECKING:
     from bkref.game.events import Rulings
 
     MissionScore = Callable[["Holdings"], tuple[int, str]]
-    Owned = tuple[str, str | None, list[tuple[str, str]]]
-    """One parchment card a player owns, the parchment it stands for (E7), the copies passed
-    (a plain tuple: a game's end makes some thirty of them)."""
+    Copied = tuple[str | None, list[tuple[str, str]]]
+    """What a copy card stands for (E7), None when it copies nothing, and the copies passed."""
 
 CYCLE: Final = object()
 """``resolve_copy``'s answer for a copy chain that comes back to itself (R3 follow)."""
@@ -144,14 +143,14 @@ _PLURAL: Final = {"wood": "wood", "fish": "fish", "carrot": "carrots"}
 
 def _produced(resource: str, unit: int) -> MissionScore:
     """``unit`` per ``resource`` produced (E2)."""
-    return lambda h: _per(h, unit, h.produced(resource), f"{resource} produced", f"{_PLURAL[resource]} produced")
+    one, many = f"{resource} produced", f"{_PLURAL[resource]} produced"
+    return lambda h: _per(h, unit, h.produced(resource), one, many)
 
 
 def _produced_at_least(resource: str, points: int, least: int) -> MissionScore:
     """``points`` if at least ``least`` ``resource`` produced (E2)."""
-    return lambda h: _threshold(
-        h, points, h.produced(resource), least, f"{resource} produced", f"{_PLURAL[resource]} produced"
-    )
+    one, many = f"{resource} produced", f"{_PLURAL[resource]} produced"
+    return lambda h: _threshold(h, points, h.produced(resource), least, one, many)
 
 
 def _corners(h: Holdings) -> tuple[int, str]:
@@ -161,10 +160,12 @@ def _corners(h: Holdings) -> tuple[int, str]:
 
 
 def _luxury(h: Holdings) -> tuple[int, str]:
-    produced = {r: n for r in LUXURY_RESOURCES if (n := h.produced(r))}
-    made = list(produced)
-    points, counted = _per(h, 3, sum(produced.values()), "luxury resource produced", "luxury resources produced")
-    return points, counted + (f" ({', '.join(made)})" if made and h.explain else "")
+    produced = [h.produced(r) for r in LUXURY_RESOURCES]
+    points, counted = _per(h, 3, sum(produced), "luxury resource produced", "luxury resources produced")
+    if not h.explain:
+        return points, counted
+    made = [r for r, n in zip(LUXURY_RESOURCES, produced, strict=True) if n]
+    return points, counted + (f" ({', '.join(made)})" if made else "")
 
 
 def _unproductive_cities(h: Holdings) -> tuple[int, str]:
@@ -185,11 +186,12 @@ def _little_prince(h: Holdings) -> tuple[int, str]:
     >>> _little_prince(Holdings.of(p, "ann"))
     (1, '2 of 3 fiefs harvested again; 2 tie for best (1 carrot), one left out (E6)')
     """
-    carrots = sorted((strength * made.bit_count() for _, strength, made in h.fiefs), reverse=True)
+    carrots = [strength * made.bit_count() for _, strength, made in h.fiefs]
     if not carrots:
         return 0, "no fief" if h.explain else ""
     if not h.explain:
-        return sum(carrots[1:]), ""
+        return sum(carrots) - max(carrots), ""
+    carrots.sort(reverse=True)
     best = count(carrots[0], "carrot", "carrots")
     ties = carrots.count(carrots[0])
     again = f"{len(carrots) - 1} of {count(len(carrots), 'fief', 'fiefs')} harvested again"
@@ -245,24 +247,23 @@ class _Scorer:
         self.rulings: Rulings = state.rulings
         self.explain = explain
         self.holdings = {p: Holdings(p, board, explain) for p in state.players}
-        self.owned: dict[str, list[Owned]] = {}
+        self.copied: dict[tuple[str, str], Copied] = {}  # by (owner, copy card)
         self.effective: dict[str, list[str]] = {}  # the parchments each player's cards stand for
-        none: list[tuple[str, str]] = []  # no copy passed (shared: never changed)
         for p in state.players:
-            row: list[Owned] = []
+            cards = state.parchments[p]
+            if COPY_CARDS.isdisjoint(cards):  # most players: their cards stand for themselves
+                self.effective[p] = cards
+                continue
             stands = []
-            for card in state.parchments[p]:
+            for card in cards:
                 if card in COPY_CARDS:
                     passed, target = _walk(state.players, state.copies, p, card)
                     if not isinstance(target, str):  # it copies nothing, or its chain is a CYCLE
-                        row.append((card, None, none))
+                        self.copied[p, card] = (None, passed)
                         continue
-                    row.append((card, target, passed[1:]))
-                    stands.append(target)
-                else:
-                    row.append((card, card, none))
-                    stands.append(card)
-            self.owned[p] = row
+                    self.copied[p, card] = (target, passed[1:])
+                    card = target
+                stands.append(card)
             self.effective[p] = stands
         self.treasures = {p: [c for c in cards if c in _TREASURES] for p, cards in self.effective.items()}
 
@@ -330,10 +331,15 @@ class _Scorer:
         out = []
         explain = self.explain
         holdings = self.holdings[player]
-        for card, target, via in self.owned[player]:
-            if target is None:
-                out.append(ParchmentRow(card=card, counted="copies nothing" if explain else "", points=0))
-                continue
+        for card in self.state.parchments[player]:
+            if card in COPY_CARDS:
+                copied, via = self.copied[player, card]
+                if copied is None:
+                    out.append(ParchmentRow(card=card, counted="copies nothing" if explain else "", points=0))
+                    continue
+                target = copied
+            else:
+                target = card
             mission = MISSIONS.get(target)
             if mission is not None:
                 points, counted = mission(holdings)
@@ -356,7 +362,9 @@ class _Scorer:
     def opportunist(self, rows: dict[str, list[ParchmentRow]], before: dict[str, int]) -> dict[str, int]:
         """Score every Opportunist once all else is scored (R2); ``before`` holds each player's
         total so far. Returns the points the Opportunists give, by player."""
-        second = [p for p in self.state.players if sum(1 for q in before if before[q] > before[p]) == 1]
+        first, *rest = sorted(before.values(), reverse=True)
+        # second: exactly one player ahead, so nobody when the first place is shared
+        second = [p for p in self.state.players if before[p] == rest[0]] if rest and rest[0] < first else []
         tie = self.rulings.opportunist_tie
         award = len(second) == 1 or (second and tie == "shared")
         explain = self.explain

@@ -115,7 +115,6 @@ class _Run:
         self, blocks: Iterable[list[bytes]], steps: bool
     ) -> Generator[tuple[int, Event, list[Diagnostic]] | Diagnostic, None, None]:
         name, state = self.name, self.state
-        play = state.play
         reader = LineReader()
         read = reader.read
         last = 0  # the line of the last event played: none before the game event is in
@@ -142,7 +141,7 @@ class _Run:
                 first, played = line + 1, 0
                 try:
                     for line, event in enumerate(events, first):
-                        violations = play(event)
+                        violations = state.play(event)
                         if violations or steps:  # violations is a list only when a rule is broken
                             found = self._found(line, event, violations) if violations else []
                             if steps:
