@@ -103,6 +103,13 @@ SINGLES = ["A1", "A3", "A5", "A7", "A9", "C1", "C3", "C5", "C7", "C9"]  # ten sq
     ("mission", "owned", "building", "score"),
     [
         ("merchant", ["A1"], {"A1": "farm_mushroom"}, (3, "1 luxury resource produced (mushroom)")),
+        (
+            "merchant",
+            ["A1", "A2"],
+            {"A1": "farm_mushroom", "A2": "farm_pearl"},
+            (6, "2 luxury resources produced (mushroom, pearl)"),
+        ),
+        ("merchant", ["A1"], {}, (0, "0 luxury resources produced")),
         ("bun_shee", ["A4"], {}, (2, "1 city in fiefs producing nothing")),
         ("panpan_the_barbarian", ["E5"], {}, (2, "1 territory with no city and no production")),
         ("diplomat", ["A1", "A2", "E5"], {}, (2, "2 territories on the edge")),

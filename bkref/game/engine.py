@@ -670,12 +670,13 @@ def _play_claiming(state: State, player: str, card: str, found: list[Violation])
 
 
 def _on_build(state: State, event: Build, found: list[Violation]) -> None:
-    p, card, at = event.player, CARDS[event.card], event.at
+    p, card_id, at = event.player, event.card, event.at
     if state.phase != "building" or event.round != state.round or p not in state.left:
-        state._expect_phase("building", "%s's %s build", p, event.card)
+        state._expect_phase("building", "%s's %s build", p, card_id)
         state._expect_round(event.round, "the build")
         state._player(p)
     position = state.position
+    card = CARDS[card_id]
     kind = card.kind
     if kind in ("territory", "provisions", "treasure", "mission"):
         rule, what = {
@@ -684,37 +685,38 @@ def _on_build(state: State, event: Build, found: list[Violation]) -> None:
             "treasure": ("P4", "a parchment stays face down until the end"),
             "mission": ("P4", "a parchment stays face down until the end"),
         }[kind]
-        raise Skip(rule, f"{p} builds {card.id}, which is not a building: {what}")
-    if state.supply[p][card.id] == 0:
-        raise Skip("P2", f"{p} builds {card.id}, but has none in supply; a building must be played first")
+        raise Skip(rule, f"{p} builds {card_id}, which is not a building: {what}")
+    supply = state.supply[p]
+    if supply[card_id] == 0:
+        raise Skip("P2", f"{p} builds {card_id}, but has none in supply; a building must be played first")
     count = 2 if kind == "sky_tower" else 1
     if len(at) != count:
         rule = "C5" if kind == "sky_tower" else "C3"
-        raise Skip(rule, f"{card.id} is placed on {len(at)} squares; it takes {count}")
+        raise Skip(rule, f"{card_id} is placed on {len(at)} squares; it takes {count}")
     for sq in at:
         if position.occupied(sq):
             if kind == "camp":
                 raise Skip(
                     "C6",
-                    f"{p} places {card.id} on {sq}, which holds {_describe(position, sq)}; "
+                    f"{p} places {card_id} on {sq}, which holds {_describe(position, sq)}; "
                     "a camp goes only on an empty square",
                 )
-            raise Skip("C3", f"{p} builds {card.id} on {sq}, which already holds {_describe(position, sq)}")
+            raise Skip("C3", f"{p} builds {card_id} on {sq}, which already holds {_describe(position, sq)}")
     if kind == "camp":
         sq = at[0]
         if sq in position.owner:
             raise Skip(
                 "C6",
-                f"{p} places {card.id} on {sq}, where {position.owner[sq]} has a rabbit; "
+                f"{p} places {card_id} on {sq}, where {position.owner[sq]} has a rabbit; "
                 "a camp goes only on an empty square",
             )
         if card.priority < state.camp_floor:
             raise Skip(
                 "C7",
-                f"{p} places {card.id} after camp{state.camp_floor} in this construction; "
+                f"{p} places {card_id} after camp{state.camp_floor} in this construction; "
                 "camps go in ascending priority order",
             )
-        problem = _no_rabbit(state, p, sq, f"the {card.id} is not placed")
+        problem = _no_rabbit(state, p, sq, f"the {card_id} is not placed")
         if problem:
             raise Skip("S5", problem)
     else:
@@ -722,13 +724,12 @@ def _on_build(state: State, event: Build, found: list[Violation]) -> None:
             if position.owner.get(sq) != p:
                 holder = position.owner.get(sq)
                 whose = f"{holder} controls it" if holder else "nobody controls it"
-                raise Skip("C2", f"{p} builds {card.id} on {sq}, which {p} does not control ({whose})")
-        terrain = BOARD[at[0]].terrain
-        if card.requires_terrain and terrain != card.requires_terrain:
+                raise Skip("C2", f"{p} builds {card_id} on {sq}, which {p} does not control ({whose})")
+        terrain, requires = BOARD[at[0]].terrain, card.requires_terrain
+        if requires and terrain != requires:
             raise Skip(
                 "C4",
-                f"{p} builds {card.id} on {at[0]}, a {terrain} square; {card.id} goes only on "
-                f"a {card.requires_terrain}",
+                f"{p} builds {card_id} on {at[0]}, a {terrain} square; {card_id} goes only on a {requires}",
             )
     if kind == "sky_tower":
         a, b = at
@@ -737,10 +738,10 @@ def _on_build(state: State, event: Build, found: list[Violation]) -> None:
         if connected(position, p, a, b):
             raise Skip("C5", f"{a} and {b} are already in one fief of {p}; a sky tower joins two different fiefs")
         position.towers.append((a, b))
-    state.supply[p][card.id] -= 1
+    supply[card_id] -= 1
     state.board_fiefs = None
     for sq in at:
-        position.building[sq] = card.id
+        position.building[sq] = card_id
     if kind == "camp":
         position.claim(at[0], p)
         state.camp_floor = card.priority

@@ -18,6 +18,7 @@ from bkref.game.catalog import BOARD, BOARD_ORDER
 
 SQUARE_BIT: Final = {square: 1 << i for square, i in BOARD_ORDER.items()}
 """Each square's bit in a bitmask of squares: bit i is square i in reading order, A1 first."""
+_PRINTED_CITIES: Final = frozenset(name for name, square in BOARD.items() if square.printed_city)
 
 
 class Position:
@@ -83,7 +84,7 @@ class Position:
 
     def occupied(self, square: str) -> bool:
         """True when ``square`` holds a building: a printed city, a camp, anything (C3)."""
-        return BOARD[square].printed_city or square in self.building
+        return square in _PRINTED_CITIES or square in self.building
 
     def controlled(self, player: str) -> list[str]:
         return [sq for sq, who in self.owner.items() if who == player]
