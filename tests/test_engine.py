@@ -62,7 +62,8 @@ def hand(*cards: str, size: int) -> list[str]:
 def building(state: State, player: str, *cards: str, squares=()) -> State:
     """Jump ``state`` to round 1's construction, ``player`` holding ``cards`` and ``squares``."""
     state.phase, state.round = "building", 1
-    state.supply[player].update(cards)
+    for card in cards:
+        state.supply[player][card] = state.supply[player].get(card, 0) + 1
     for sq in squares:
         state.position.claim(sq, player)
     return state
@@ -267,7 +268,7 @@ def test_camps_only_on_empty_squares() -> None:
 
 def test_camps_in_ascending_priority_within_a_construction_phase() -> None:
     state = building(started(), "ann", "camp2", "camp4")
-    state.supply["bob"].update(["camp3"])
+    state.supply["bob"]["camp3"] = 1
     assert state.play(Build(round=1, player="ann", card="camp4", at=["E4"])) == []
     assert rules(state.play(Build(round=1, player="bob", card="camp3", at=["E5"]))) == ["C7"]
     assert state.supply["bob"]["camp3"] == 1  # it stays in supply

@@ -132,7 +132,7 @@ def assert_builds_agree(state: State, legal: list[Event], data: st.DataObject) -
                         state, msgspec.structs.replace(base, at=[data.draw(st.sampled_from(elsewhere))])
                     )
                 assert_near_miss_refused(state, msgspec.structs.replace(base, at=[*base.at, base.at[0]]))
-                missing = sorted(c for c in CARDS if CARDS[c].is_building and state.supply[p][c] == 0)
+                missing = sorted(c for c in CARDS if CARDS[c].is_building and not state.supply[p].get(c))
                 assert_near_miss_refused(state, msgspec.structs.replace(base, card=data.draw(st.sampled_from(missing))))
     harvests = [m for m in legal if isinstance(m, Harvest)]
     posts = moves.trading_posts(state)

@@ -41,10 +41,8 @@ from bkref.game.words import count
 ROUNDS: Final = 4
 _KIND: Final = {card.id: card.kind for card in CARDS.values()}
 RABBITS: Final = 36  # each player's (S5)
-_NUMBER: Final = {card_id: i for i, card_id in enumerate(CARDS)}
-"""Each card's number, in the order of the catalogue."""
-_DECK: Final = [_NUMBER[card.id] for card in CARDS.values() for _ in range(card.copies)]
-"""Every card of the deck (S4), by number, sorted."""
+_DECK: Final = sorted(card.id for card in CARDS.values() for _ in range(card.copies))
+"""Every card of the deck (S4), sorted by id."""
 HAND_SIZE: Final = {2: 10, 3: 12, 4: 10}
 KEEP: Final = {2: 1, 3: 2, 4: 2}
 
@@ -94,7 +92,7 @@ class State:
         self.rulings = Rulings()
         self.deck: list[str] | None = None
         self.deck_pos = 0
-        self.used: Counter[str] = Counter()
+        self.used: dict[str, int] = {}  # how often each card was used, with no deck (S4)
         self.phase = "setup"
         self.round = 0
         self.turn = 0
@@ -104,7 +102,7 @@ class State:
         self.passed: dict[str, list[str]] = {}  # the hands passed at the last turn, by who passed them (D5)
         self.pending: list[tuple[str, int]] = []
         self.position = Position()
-        self.supply: dict[str, Counter[str]] = {}
+        self.supply: dict[str, dict[str, int]] = {}  # each player's buildings not yet placed (P2): card to count
         self.parchments: dict[str, list[str]] = {}
         self.camps_played: dict[str, int] = {}
         self.camps_placed: dict[str, int] = {}
@@ -138,7 +136,7 @@ class State:
         new.rulings = self.rulings
         new.deck = self.deck  # never changed in place
         new.deck_pos = self.deck_pos
-        new.used = Counter(self.used)
+        new.used = dict(self.used)
         new.phase, new.round, new.turn = self.phase, self.round, self.turn
         new.hands = {p: list(h) for p, h in self.hands.items()}
         new.reserves = {p: list(h) for p, h in self.reserves.items()}
@@ -146,7 +144,7 @@ class State:
         new.passed = dict(self.passed)
         new.pending = list(self.pending)
         new.position = self.position.copy()
-        new.supply = {p: Counter(c) for p, c in self.supply.items()}
+        new.supply = {p: dict(c) for p, c in self.supply.items()}
         new.parchments = {p: list(c) for p, c in self.parchments.items()}
         new.camps_played = dict(self.camps_played)
         new.camps_placed = dict(self.camps_placed)
@@ -220,7 +218,7 @@ class State:
 
     def supply_of(self, player: str) -> dict[str, int]:
         """The buildings in ``player``'s supply, not yet placed (P2): card id to count, sorted."""
-        return {card: n for card, n in sorted(self.supply.get(player, Counter()).items()) if n > 0}
+        return {card: n for card, n in sorted(self.supply.get(player, {}).items()) if n > 0}
 
     def parchments_of(self, player: str) -> list[str]:
         """The parchments ``player`` owns (P4), in the order they came."""
@@ -298,15 +296,16 @@ class State:
 
     def _conserve(self, cards: list[str], found: list[Violation]) -> None:
         """Conservation mode (no deck): no card used more often than its copies (S4)."""
-        self.used.update(cards)
-        over = sorted({c for c in cards if self.used[c] > CARDS[c].copies})
+        used = self.used
+        for card in cards:
+            used[card] = used.get(card, 0) + 1
+        over = sorted({c for c in cards if used[c] > CARDS[c].copies})
         for card in over:
             copies = CARDS[card].copies
             found.append(
                 Violation(
                     "S4",
-                    f"{card} is used {self.used[card]} times, the game has {copies} "
-                    f"{'copy' if copies == 1 else 'copies'}",
+                    f"{card} is used {used[card]} times, the game has {copies} {'copy' if copies == 1 else 'copies'}",
                 )
             )
 
@@ -333,7 +332,7 @@ class State:
             self.pending.append((player, self.turn))
         else:
             supply = self.supply[player]
-            supply[card] = supply.get(card, 0) + 1  # not Counter's +=, which calls __missing__ in Python
+            supply[card] = supply.get(card, 0) + 1
             if kind == "camp":
                 self.camps_played[player] += 1
 
@@ -371,16 +370,16 @@ def _on_game(state: State, event: Game, found: list[Violation]) -> None:
     state.rulings = event.rulings
     state.phase = "dealing"
     for p in players:
-        state.supply[p] = Counter()
+        state.supply[p] = {}
         state.parchments[p] = []
         state.camps_played[p] = 0
         state.camps_placed[p] = 0
     if event.deck is not None:
-        try:  # the usual case, at the speed of sorting numbers (a sort of the names compares strings)
-            if sorted(map(_NUMBER.__getitem__, event.deck)) == _DECK:
+        try:  # the usual case: sorted, the deck is the game's cards (the decoder gives their very strings)
+            if sorted(event.deck) == _DECK:
                 state.deck = list(event.deck)
                 return
-        except KeyError:  # not a card id: a deck made in Python, which the decoder did not check
+        except TypeError:  # not all strings: a deck made in Python, which the decoder did not check
             pass
         counts = Counter(event.deck)
         wrong = [
@@ -687,7 +686,7 @@ def _on_build(state: State, event: Build, found: list[Violation]) -> None:
         }[kind]
         raise Skip(rule, f"{p} builds {card_id}, which is not a building: {what}")
     supply = state.supply[p]
-    if supply[card_id] == 0:
+    if not supply.get(card_id):
         raise Skip("P2", f"{p} builds {card_id}, but has none in supply; a building must be played first")
     count = 2 if kind == "sky_tower" else 1
     if len(at) != count:

@@ -424,7 +424,7 @@ def _build_words(event: Build, position: Position) -> str:
 def supply(state: State, player: str) -> str:
     """The buildings in ``player``'s supply, in card order ("city2 x2, farm_pearl"), or "-"."""
     held = state.supply[player]
-    shown = [f"{card} x{held[card]}" if held[card] > 1 else card for card in CARDS if held[card] > 0]
+    shown = [f"{card} x{n}" if n > 1 else card for card in CARDS if (n := held.get(card, 0)) > 0]
     return ", ".join(shown) or "-"
 
 
