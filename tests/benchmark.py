@@ -18,8 +18,8 @@ target (issues 6 and 15):
 
 The timings run in a fresh process, as ``bkref validate`` would, after 3 s of
 validating to warm up (tournament-sized runs last longer than that); each is the best
-of ``--repeat`` runs. The figures are printed, never asserted: they depend on the
-machine and its load.
+of ``--repeat`` runs, validate and decode timed in turn (``best_in_turn``). The figures
+are printed, never asserted: they depend on the machine and its load.
 """
 
 from __future__ import annotations
@@ -65,12 +65,20 @@ def make_games(folder: Path, games: int) -> dict[int, list[Path]]:
 
 def best_of(runs: int, work: Callable[[], object]) -> float:
     """The shortest of ``runs`` timings of ``work``, in seconds (the least disturbed run)."""
-    times = []
+    return best_in_turn(runs, work)[0]
+
+
+def best_in_turn(runs: int, *works: Callable[[], object]) -> list[float]:
+    """The shortest of ``runs`` timings of each of ``works``, in seconds, timed in turn: a slow
+    spell of the machine slows them alike, so their ratio holds better than that of two
+    figures timed one after the other."""
+    times: list[list[float]] = [[] for _ in works]
     for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        for work, taken in zip(works, times):
+            start = time.perf_counter()
+            work()
+            taken.append(time.perf_counter() - start)
+    return [min(taken) for taken in times]
 
 
 def validate_all(paths: list[Path]) -> int:
@@ -129,9 +137,8 @@ def throughput(folder: Path, repeat: int) -> float:
     warm_until = time.perf_counter() + 3  # the first seconds of load run slower on some machines
     while time.perf_counter() < warm_until:
         validate_all(four)
-    seconds = best_of(repeat, lambda: validate_all(four))
+    seconds, decode = best_in_turn(repeat, lambda: validate_all(four), lambda: decode_all(four))
     events = validate_all(four)
-    decode = best_of(repeat, lambda: decode_all(four))
     kind = build()
     least, most = TARGETS[kind]
     line(
