@@ -14,7 +14,10 @@ target (issues 6 and 15):
 - the size of a 4-player game's ``replay --html`` page, the time to make it, and to open it in Chromium;
 - the cold start of ``bkref validate`` on one small log, from process start;
 - peak memory of ``bkref validate`` on a folder of logs and on one four times larger;
-- the time per line of a log padded with 200,000 blank and comment lines.
+- the time per line of a log padded with 200,000 blank and comment lines;
+- with ``--instructions``, the instructions one 4-player game costs validate and decode in
+  each build, and their ratio, counted by valgrind's callgrind: the same on every run
+  whatever the machine's load, where the timings vary.
 
 The timings run in a fresh process, as ``bkref validate`` would, after 3 s of
 validating to warm up (tournament-sized runs last longer than that); each is the best
@@ -27,6 +30,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -273,13 +277,60 @@ def page_figures(logs: list[Path], repeat: int, folder: Path) -> None:
     line("replay --html: open in Chromium, slowest", f"{slowest * 1e3:.0f} ms", "< 1 s", slowest < 1)
 
 
+def count(folder: Path, work: str, runs: int) -> None:
+    """``work`` (validate or decode) on the 4-player games in ``folder``: once, then ``runs``
+    times more (the instructions of those runs are what ``instructions_per_game`` counts)."""
+    four = sorted(folder.glob("4p-*.jsonl"))
+    run = validate_all if work == "validate" else decode_all
+    for _ in range(runs + 1):
+        run(four)
+
+
+def instructions_per_game(command: list[str], folder: Path, work: str) -> float:
+    """The instructions one 4-player game of ``folder`` costs ``work`` in the Python of
+    ``command``: callgrind's count of 2 runs more than the same start, per game."""
+    counted = []
+    for runs in (0, 2):
+        callgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+        counted_run = ["--count", str(folder), "--work", work, "--runs", str(runs)]
+        done = subprocess.run([*callgrind, *command, *counted_run], cwd=ROOT, capture_output=True, text=True)
+        done.check_returncode()
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        assert found is not None, done.stderr
+        counted.append(int(found[1]))
+    return (counted[1] - counted[0]) / 2 / len(list(folder.glob("4p-*.jsonl")))
+
+
+def instruction_figures(builds: dict[str, list[str]], folder: Path) -> None:
+    """Print each build's instructions a 4-player game, validate and decode, and their ratio."""
+    print("\nInstructions a 4-player game (valgrind's callgrind; the same on every run):")
+    if shutil.which("valgrind") is None:
+        print("not measured: valgrind is not installed")
+        return
+    for kind, command in builds.items():
+        validate = instructions_per_game(command, folder, "validate")
+        decode = instructions_per_game(command, folder, "decode")
+        line(f"validate ({kind})", f"{validate / 1e6:.2f} M a game")
+        line(f"decode only (msgspec, {kind})", f"{decode / 1e6:.2f} M a game")
+        line(f"validate / decode, instructions ({kind})", f"{validate / decode:.2f} x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per player count (default 40)")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs; the best is kept (default 5)")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process's folder
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count instructions with valgrind (a few minutes)"
+    )
     parser.add_argument("--throughput", type=Path, help=argparse.SUPPRESS)  # the compiled child's folder
+    parser.add_argument("--count", type=Path, help=argparse.SUPPRESS)  # a counted child's folder,
+    parser.add_argument("--work", choices=("validate", "decode"), help=argparse.SUPPRESS)  # its work,
+    parser.add_argument("--runs", type=int, help=argparse.SUPPRESS)  # and how many runs are counted
     args = parser.parse_args()
+    if args.count:
+        count(args.count, args.work, args.runs)
+        return
     if args.measure:
         measure(args.measure, args.repeat)
         return
@@ -299,17 +350,21 @@ def main() -> None:
             cwd=ROOT,
             check=True,
         )
+        builds = {"pure Python": [sys.executable, "-m", "tests.benchmark"]}
         compiled = ROOT / ".venv-compiled" / "bin" / "python"
-        if not compiled.exists():
+        if compiled.exists():
+            print("\nThe compiled core (.venv-compiled):")
+            sys.stdout.flush()
+            # -P, and the checkout last on the path: bkref comes from the venv (compiled), the benchmark from here
+            child = f"import sys; sys.path.append({str(ROOT)!r}); from tests.benchmark import main; main()"
+            builds["compiled"] = [str(compiled), "-P", "-c", child]
+            subprocess.run(
+                [*builds["compiled"], "--throughput", tmp, "--repeat", str(args.repeat)], cwd=ROOT, check=True
+            )
+        else:
             print("\ncompiled core: not measured (build it into .venv-compiled: README, Development)")
-            return
-        print("\nThe compiled core (.venv-compiled):")
-        sys.stdout.flush()
-        # -P, and the checkout last on the path: bkref comes from the venv (compiled), the benchmark from here
-        start = f"import sys; sys.path.append({str(ROOT)!r}); from tests.benchmark import main; main()"
-        subprocess.run(
-            [compiled, "-P", "-c", start, "--throughput", tmp, "--repeat", str(args.repeat)], cwd=ROOT, check=True
-        )
+        if args.instructions:
+            instruction_figures(builds, Path(tmp))
 
 
 if __name__ == "__main__":
