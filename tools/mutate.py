@@ -601,9 +601,15 @@ def main(argv: list[str] | None = None) -> int:
             if args.save:
                 args.save.write_text(json.dumps(saved, indent=0))
         total = len(every[name])
-        equivalent = [m for m in every[name] if (name, m.key) in known]
+        # Two mutants can share a key (the same change of two equal lines of one function): a
+        # listing leaves out of the score those of its key that a test did not kill (an
+        # equivalent one that ran past the time limit did so on a busy machine), and a killed one
+        # counts as killed.
+        listed = [m for m in every[name] if (name, m.key) in known]
+        equivalent = [m for m in listed if outcome[m.index] != "killed"]
         survived = [m for m in every[name] if outcome[m.index] == "survived" and (name, m.key) not in known]
-        killed_equivalent = [m for m in equivalent if outcome[m.index] != "survived"]
+        unkilled = {m.key for m in equivalent}
+        killed_equivalent = [m for m in listed if m.key not in unkilled]  # listed, yet every mutant of its key killed
         timeouts = sum(outcome[m.index] == "timeout" for m in every[name])
         counted = total - len(equivalent)
         killed = counted - len(survived)
