@@ -293,21 +293,25 @@ def instructions_per_game(command: list[str], folder: Path, work: str) -> float:
     for runs in (0, 2):
         callgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
         counted_run = ["--count", str(folder), "--work", work, "--runs", str(runs)]
-        done = subprocess.run([*callgrind, *command, *counted_run], cwd=ROOT, capture_output=True, text=True)
-        done.check_returncode()
+        seeded = {**os.environ, "PYTHONHASHSEED": "0"}  # the same string hashes, so the same dict and set orders
+        done = subprocess.run(
+            [*callgrind, *command, *counted_run], cwd=ROOT, env=seeded, capture_output=True, text=True
+        )
+        if done.returncode:
+            raise RuntimeError(f"{' '.join(command)} --count failed: {done.stderr}")
         found = re.search(r"Collected : (\d+)", done.stderr)
         assert found is not None, done.stderr
         counted.append(int(found[1]))
     return (counted[1] - counted[0]) / 2 / len(list(folder.glob("4p-*.jsonl")))
 
 
-def instruction_figures(builds: dict[str, list[str]], folder: Path) -> None:
+def instruction_figures(commands: dict[str, list[str]], folder: Path) -> None:
     """Print each build's instructions a 4-player game, validate and decode, and their ratio."""
     print("\nInstructions a 4-player game (valgrind's callgrind; the same on every run):")
     if shutil.which("valgrind") is None:
         print("not measured: valgrind is not installed")
         return
-    for kind, command in builds.items():
+    for kind, command in commands.items():
         validate = instructions_per_game(command, folder, "validate")
         decode = instructions_per_game(command, folder, "decode")
         line(f"validate ({kind})", f"{validate / 1e6:.2f} M a game")
@@ -350,21 +354,21 @@ def main() -> None:
             cwd=ROOT,
             check=True,
         )
-        builds = {"pure Python": [sys.executable, "-m", "tests.benchmark"]}
+        commands = {"pure Python": [sys.executable, "-m", "tests.benchmark"]}
         compiled = ROOT / ".venv-compiled" / "bin" / "python"
         if compiled.exists():
             print("\nThe compiled core (.venv-compiled):")
             sys.stdout.flush()
             # -P, and the checkout last on the path: bkref comes from the venv (compiled), the benchmark from here
             child = f"import sys; sys.path.append({str(ROOT)!r}); from tests.benchmark import main; main()"
-            builds["compiled"] = [str(compiled), "-P", "-c", child]
+            commands["compiled"] = [str(compiled), "-P", "-c", child]
             subprocess.run(
-                [*builds["compiled"], "--throughput", tmp, "--repeat", str(args.repeat)], cwd=ROOT, check=True
+                [*commands["compiled"], "--throughput", tmp, "--repeat", str(args.repeat)], cwd=ROOT, check=True
             )
         else:
             print("\ncompiled core: not measured (build it into .venv-compiled: README, Development)")
         if args.instructions:
-            instruction_figures(builds, Path(tmp))
+            instruction_figures(commands, Path(tmp))
 
 
 if __name__ == "__main__":

@@ -114,6 +114,33 @@ def test_a_deck_made_in_python_is_checked_as_a_decoded_one() -> None:
     assert (state.deck, state.phase) == (None, "dealing")
 
 
+class _Unordered:
+    """Equal to a card id (and hashed as it), but not ordered: a deck of these cannot be sorted."""
+
+    def __init__(self, card: str) -> None:
+        self.card = card
+
+    def __eq__(self, other: object) -> bool:
+        return other == self.card
+
+    def __hash__(self) -> int:
+        return hash(self.card)
+
+
+def test_a_deck_that_cannot_be_sorted_is_judged_by_its_counts() -> None:
+    game = FOUR[0]
+    unordered = [_Unordered(card) for card in game["deck"]]
+    state = State()
+    assert state.play(Game(format=game["format"], players=game["players"], deck=unordered)) == []
+    assert state.deck == game["deck"]
+    state = State()
+    [s4] = state.play(Game(format=game["format"], players=game["players"], deck=[*game["deck"], "K1", None]))
+    assert s4 == ("S4", "the deck is not the game's 182 cards: it has 2 items that are no card; checking without it")
+    state = State()
+    [s4] = state.play(Game(format=game["format"], players=game["players"], deck=[*game["deck"], "K1"]))
+    assert s4.message == "the deck is not the game's 182 cards: it has 1 item that is no card; checking without it"
+
+
 @pytest.mark.parametrize(
     ("left_out", "more"),
     [(("A1", "A2", "A3"), ""), (("A1", "A2", "A3", "A4"), "; and 1 more")],

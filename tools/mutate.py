@@ -610,7 +610,7 @@ def main(argv: list[str] | None = None) -> int:
         survived = [m for m in every[name] if outcome[m.index] == "survived" and (name, m.key) not in known]
         unkilled = {m.key for m in equivalent}
         killed_equivalent = [m for m in listed if m.key not in unkilled]  # listed, yet every mutant of its key killed
-        timeouts = sum(outcome[m.index] == "timeout" for m in every[name])
+        timeouts = sum(outcome[m.index] == "timeout" for m in every[name] if m not in equivalent)
         counted = total - len(equivalent)
         killed = counted - len(survived)
         score = 100 * killed / counted if counted else 100.0

@@ -387,6 +387,12 @@ def _on_game(state: State, event: Game, found: list[Violation]) -> None:
             for c in sorted(CARDS)  # the deck's ids are cards: the decoder checked them
             if counts[c] != CARDS[c].copies
         ]
+        if not wrong:  # each card as often as the game has it, in objects that equal the ids but do not sort
+            extra = len(event.deck) - DECK_SIZE
+            if not extra:
+                state.deck = list(event.deck)
+                return
+            wrong = [f"{count(extra, 'item')} that {'is' if extra == 1 else 'are'} no card"]
         shown = "; ".join(wrong[:3]) + (f"; and {len(wrong) - 3} more" if len(wrong) > 3 else "")
         found.append(
             Violation("S4", f"the deck is not the game's {DECK_SIZE} cards: it has {shown}; checking without it")
