@@ -289,11 +289,11 @@ def count(folder: Path, work: str, runs: int) -> None:
 def instructions_per_game(command: list[str], folder: Path, work: str) -> float:
     """The instructions one 4-player game of ``folder`` costs ``work`` in the Python of
     ``command``: callgrind's count of 2 runs more than the same start, per game."""
+    callgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    seeded = {**os.environ, "PYTHONHASHSEED": "0"}  # the same string hashes, so the same dict and set orders
     counted = []
     for runs in (0, 2):
-        callgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
         counted_run = ["--count", str(folder), "--work", work, "--runs", str(runs)]
-        seeded = {**os.environ, "PYTHONHASHSEED": "0"}  # the same string hashes, so the same dict and set orders
         done = subprocess.run(
             [*callgrind, *command, *counted_run], cwd=ROOT, env=seeded, capture_output=True, text=True
         )

@@ -375,28 +375,33 @@ def _on_game(state: State, event: Game, found: list[Violation]) -> None:
         state.camps_played[p] = 0
         state.camps_placed[p] = 0
     if event.deck is not None:
-        try:  # the usual case: sorted, the deck is the game's cards (the decoder gives their very strings)
-            if sorted(event.deck) == _DECK:
-                state.deck = list(event.deck)
-                return
-        except TypeError:  # not all strings: a deck made in Python, which the decoder did not check
-            pass
-        counts = Counter(event.deck)
-        wrong = [
-            f"{c} x{counts[c]} (the game has {CARDS[c].copies})"
-            for c in sorted(CARDS)  # the deck's ids are cards: the decoder checked them
-            if counts[c] != CARDS[c].copies
-        ]
-        if not wrong:  # each card as often as the game has it, in objects that equal the ids but do not sort
-            extra = len(event.deck) - DECK_SIZE
-            if not extra:
-                state.deck = list(event.deck)
-                return
-            wrong = [f"{count(extra, 'item')} that {'is' if extra == 1 else 'are'} no card"]
+        wrong = _deck_problems(event.deck)
+        if not wrong:
+            state.deck = list(event.deck)
+            return
         shown = "; ".join(wrong[:3]) + (f"; and {len(wrong) - 3} more" if len(wrong) > 3 else "")
         found.append(
             Violation("S4", f"the deck is not the game's {DECK_SIZE} cards: it has {shown}; checking without it")
         )
+
+
+def _deck_problems(deck: list[str]) -> list[str]:
+    """What keeps ``deck`` from being the game's cards (S4), in words; empty when it is them."""
+    try:  # the usual case, quickly: sorted, the deck is the game's cards (the decoder gives their very strings)
+        if sorted(deck) == _DECK:
+            return []
+    except TypeError:  # not all strings: a deck made in Python, which the decoder did not check
+        pass
+    counts = Counter(deck)  # also a deck of objects that equal the ids but do not sort
+    wrong = [
+        f"{c} x{counts[c]} (the game has {CARDS[c].copies})"
+        for c in sorted(CARDS)  # the deck's ids are cards: the decoder checked them
+        if counts[c] != CARDS[c].copies
+    ]
+    extra = len(deck) - DECK_SIZE
+    if not wrong and extra:  # every card as often as the game has it, and other items besides
+        wrong = [f"{count(extra, 'item')} that {'is' if extra == 1 else 'are'} no card"]
+    return wrong
 
 
 def _on_deal(state: State, event: Deal, found: list[Violation]) -> None:
