@@ -35,7 +35,10 @@ def test_h_is_help(bkref, args: list[str]) -> None:
 
 
 def test_completion_is_offered_and_completes_commands_options_and_choices() -> None:
-    shown = subprocess.run([*BKREF, "--show-completion", "bash"], capture_output=True, text=True, check=False)
+    # --show-completion takes no shell name: it finds the shell it runs in among its parent
+    # processes, so it is run from bash here, as a user would, whatever ran pytest.
+    from_bash = ["bash", "-c", '"$@"; exit $?', "bash", *BKREF, "--show-completion"]
+    shown = subprocess.run(from_bash, capture_output=True, text=True, check=False)
     assert shown.returncode == 0 and "_BKREF_COMPLETE=complete_bash" in shown.stdout
 
     def complete(words: str) -> list[str]:
@@ -165,6 +168,18 @@ def test_help_describes_every_option_and_argument_with_an_upper_case_metavar(bkr
         lines = paragraph.splitlines()
         for line, after in itertools.pairwise(lines):  # the next word did not fit on the line
             assert len(line) + 1 + len(after.split()[0]) > 78, f"{name}: a paragraph wrapped by hand: {lines}"
+
+
+@pytest.mark.parametrize("name", sorted(set(commands()) - {""}))
+@pytest.mark.parametrize("rest", [["--help"], ["--no-such-option"], []], ids=["help", "bad-option", "bare"])
+def test_the_command_that_runs_alone_behaves_as_in_the_whole_app(name: str, rest: list[str]) -> None:
+    from typer.testing import CliRunner
+
+    from bkref.cli import app, running
+
+    alone, whole = (CliRunner().invoke(which, [name, *rest]) for which in (running([name, *rest]), app))
+    assert running([name, *rest]) is not app
+    assert (alone.exit_code, alone.stdout, alone.stderr) == (whole.exit_code, whole.stdout, whole.stderr)
 
 
 def test_the_command_list_gives_each_command_a_whole_summary(bkref) -> None:
