@@ -17,8 +17,9 @@ import csv
 import io
 import sys
 from dataclasses import dataclass
-from importlib import resources
 from typing import Final
+
+from bkref import data
 
 ROWS: Final = "ABCDEFGHIJ"
 COLUMNS: Final = range(1, 11)
@@ -82,7 +83,7 @@ class Card:
 def _rows(name: str) -> list[dict[str, str]]:
     """The rows of a data file, every value interned: the ids, kinds and terrains the engine
     compares with the names in its code are then the same objects, which compare at once."""
-    text = resources.files("bkref.data").joinpath(name).read_text(encoding="utf-8")
+    text = data.text(name)
     return [{key: sys.intern(value) for key, value in row.items()} for row in csv.DictReader(io.StringIO(text))]
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import resources
 from typing import Final
 
+from bkref import data
 from bkref.game.catalog import CatalogError
 
 COMPUTED: Final = frozenset({"S2", "S3", "C1", "C8", "H2", "H3", "H4", "E1", "E2", "E3", "E4", "E5", "E6", "E8", "E9"})
@@ -61,7 +61,7 @@ def _load() -> dict[str, Rule]:
     then starts with the title, so that it reads as a sentence on its own; after a colon
     ("**R2 `opportunist_tie`**: a player is second"), with a capital.
     """
-    text = resources.files("bkref.data").joinpath("RULES.md").read_text(encoding="utf-8")
+    text = data.text("RULES.md")
     items: list[tuple[str, str, list[str]]] = []
     for line in text.splitlines():
         match = _ITEM.match(line)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import textwrap
-from importlib import resources
 
+from bkref import data
 from bkref.game.rules import COMPUTED, RULES
 
 WIDTH = 88
@@ -21,7 +21,7 @@ WIDTH = 88
 
 def examples() -> list[dict[str, object]]:
     """Every example: the log it comes from, the rule, the line, the event, the diagnostic."""
-    text = resources.files("bkref.data").joinpath("examples.jsonl").read_text(encoding="utf-8")
+    text = data.text("examples.jsonl")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
