@@ -35,6 +35,9 @@ def test_cards_total_182_with_their_copies() -> None:
     assert (CARDS["camp4"].priority, CARDS["city2"].strength, CARDS["royal_carrot"].value) == (4, 2, 6)
     assert (CARDS["farm_pearl"].produces, CARDS["farm_pearl"].requires_terrain) == ("pearl", "sea")
     assert CARDS["trading_post"].produces is None
+    assert all(
+        (CARDS[sq].kind, CARDS[sq].copies, CARDS[sq].effect) == ("territory", 1, "claims its square") for sq in BOARD
+    )
 
 
 def _damaged(monkeypatch, name: str, change) -> None:
