@@ -167,7 +167,8 @@ def cold_start(repeat: int) -> None:
     """Time ``bkref validate`` on one small log from process start, as an installed bkref
     starts: with its bytecode written (pip writes it on install, Python on a checkout's first
     run). PYTHONDONTWRITEBYTECODE, where it is set, is left out of the command's environment:
-    with it, every start compiles bkref's source again (40 ms more on a 120 ms start)."""
+    with it, a checkout whose bytecode was never written compiles bkref's source at every
+    start (40 ms more on a 120 ms start). The best of 4 x ``repeat`` starts (at least 10)."""
     command = [bkref_command(), "validate", str(ROOT / "replays" / "2p-ann-bob.jsonl")]
     env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run(command, capture_output=True, check=True, env=env)  # writes the bytecode
