@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import _thread
 import io
 import json
+import os
 import re
 import signal
 import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from bkref.views.scoreview import console
 from bkref.views.screen import event_lines
-from bkref.views.stepper import load, show
+from bkref.views.stepper import load, show, typed_lines
 from tests.conftest import BKREF_COMMAND, ROOT
 
 # Paths as a user types them in the project's folder: the output names the log as given.
@@ -406,3 +410,50 @@ def test_ctrl_c_while_stepping_with_piped_keys_exits_130() -> None:
     finally:
         process.kill()
         process.wait(timeout=10)
+
+
+def test_typed_lines_from_a_pipe_are_read_as_they_come() -> None:
+    read_end, write_end = os.pipe()
+    with open(read_end, encoding="utf-8") as keys, open(write_end, "wb", buffering=0) as pipe:
+        lines = typed_lines(keys)
+        pipe.write(b"n\n12\n\xc3")  # two lines, and the first byte of an é
+        assert next(lines) == "n\n"
+        assert next(lines) == "12\n"  # read with the first line: it did not wait for more
+        pipe.write(b"\xa9\nq")
+        pipe.close()
+        assert list(lines) == ["é\n", "q"]  # the end of input ends the last line
+
+
+def test_a_ctrl_c_that_comes_just_before_the_wait_for_a_line_is_not_lost() -> None:
+    """A SIGINT that comes after the interpreter's last step and before the read begins trips
+    Python's handler but interrupts no system call: interrupt_main() does just that. Had the
+    wait been one blocking read, the Ctrl-C would wait for the next line (the fallback's)."""
+    read_end, write_end = os.pipe()
+    main = threading.main_thread().ident
+    caught, late = threading.Event(), []
+
+    def waiting_for_a_line() -> bool:
+        frame = sys._current_frames().get(main)
+        while frame is not None and frame.f_code.co_name != "typed_lines":
+            frame = frame.f_back
+        return frame is not None
+
+    def ctrl_c_then_a_late_line() -> None:
+        while not waiting_for_a_line():
+            if caught.wait(0.01):  # typed_lines ended before it waited
+                return
+        _thread.interrupt_main()
+        if not caught.wait(10):
+            late.append(os.write(write_end, b"n\n"))
+
+    with open(read_end, encoding="utf-8") as keys:
+        helper = threading.Thread(target=ctrl_c_then_a_late_line)
+        helper.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                next(typed_lines(keys))
+        finally:
+            caught.set()
+            helper.join()
+            os.close(write_end)
+    assert late == []  # the Ctrl-C ended the wait: no line had come

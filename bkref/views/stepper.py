@@ -28,11 +28,14 @@ bkref.views.stepper.ReplayError: --round 2: this log has no harvest of round 2; 
 
 from __future__ import annotations
 
+import codecs
 import gc
+import os
+import select
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 from rich.console import Console
 
@@ -181,6 +184,7 @@ def run(
     """
     shown = None
     landing = stops(steps, by)
+    typed = typed_lines(keys)
     while True:
         if index != shown:
             if console.color_system is not None:
@@ -188,7 +192,7 @@ def run(
             show(console, steps, index, label, seen_by)
             shown = index
         console.print(f"[{HELP}] > ", end="")
-        line = keys.readline()
+        line = next(typed, "")
         if echo or not line:
             console.print(line.rstrip("\n"))
         target, note = move(steps, index, line, landing) if line else (None, "")
@@ -197,6 +201,58 @@ def run(
         index = target
         if note:
             console.print(note)
+
+
+WAKE: Final = 0.1
+"""How often the wait for a typed line wakes, in seconds, to handle a Ctrl-C that came just before it."""
+
+
+def typed_lines(keys: TextIO) -> Iterator[str]:
+    """The lines typed or piped on ``keys``, unread so far, as they come: each ends at ``\\n``
+    and keeps it, but the last may lack one.
+
+    Python runs a signal's handler between two steps of the interpreter, and a read that has
+    not begun yet is not interrupted: a Ctrl-C that came just before the read of a line would
+    wait for the next line. So a stream with a file descriptor ``select`` can wait on is read
+    straight from it, and the wait for a line wakes every ``WAKE`` seconds; another stream
+    (in memory, or off POSIX) is read a line at a time.
+
+    >>> import io
+    >>> list(typed_lines(io.StringIO("n\\n12\\nq")))
+    ['n\\n', '12\\n', 'q']
+    """
+    fd = _descriptor(keys)
+    if fd is None:
+        yield from iter(keys.readline, "")
+        return
+    decode = codecs.getincrementaldecoder(keys.encoding)(keys.errors or "strict").decode
+    text = ""
+    while True:
+        end = text.find("\n") + 1
+        if end:
+            yield text[:end]
+            text = text[end:]
+        elif select.select([fd], [], [], WAKE)[0]:
+            data = os.read(fd, _READ)
+            text += decode(data, final=not data)
+            if not data:
+                break
+    if text:
+        yield text
+
+
+_READ: Final = 1024
+
+
+def _descriptor(stream: TextIO) -> int | None:
+    """The file descriptor of ``stream`` for ``select``, or None: a stream in memory has none,
+    and off POSIX ``select`` waits on sockets only."""
+    if os.name != "posix":
+        return None
+    try:
+        return stream.fileno()
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        return None
 
 
 def player(steps: Sequence[Step], name: str | None) -> str | None:
