@@ -412,6 +412,13 @@ def test_ctrl_c_while_stepping_with_piped_keys_exits_130() -> None:
         process.wait(timeout=10)
 
 
+def test_stepping_with_standard_input_closed_is_an_error_of_one_line() -> None:
+    closed = ["sh", "-c", 'exec "$@" <&-', "sh"]  # runs the command with no standard input at all
+    result = subprocess.run([*closed, *BKREF_COMMAND, "replay", str(THREE), "--step"], capture_output=True, cwd=ROOT)
+    assert (result.returncode, result.stdout) == (2, b"")
+    assert result.stderr == b"bkref: error: replay --step: the keys come on standard input, and it is closed\n"
+
+
 def test_typed_lines_from_a_pipe_are_read_as_they_come() -> None:
     read_end, write_end = os.pipe()
     with open(read_end, encoding="utf-8") as keys, open(write_end, "wb", buffering=0) as pipe:

@@ -297,6 +297,8 @@ def replay(
             raise ReplayError(
                 "replay --step -: the log comes on standard input, and there is no terminal to read keys from"
             ) from None
+    elif keys is None:  # bkref replay --step LOG <&-
+        raise ReplayError("replay --step: the keys come on standard input, and it is closed")
     try:
         if keys.isatty() and sys.stdout.isatty():
             from bkref.views.viewer import view  # termios: only where a terminal is
