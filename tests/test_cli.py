@@ -177,8 +177,9 @@ def test_the_command_that_runs_alone_behaves_as_in_the_whole_app(name: str, rest
 
     from bkref.cli import app, running
 
-    alone, whole = (CliRunner().invoke(which, [name, *rest]) for which in (running([name, *rest]), app))
-    assert running([name, *rest]) is not app
+    runs = running([name, *rest])
+    assert runs is not app
+    alone, whole = (CliRunner().invoke(which, [name, *rest]) for which in (runs, app))
     assert (alone.exit_code, alone.stdout, alone.stderr) == (whole.exit_code, whole.stdout, whole.stderr)
 
 
