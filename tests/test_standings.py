@@ -132,20 +132,54 @@ def test_csv_is_one_header_row_and_one_row_per_game(bkref, tournament: Path) -> 
     assert len(rows) == 1 + len(standings.games)
     for row, record in zip(rows[1:], standings.games):
         cells = dict(zip(CSV_HEADER, row))
-        assert (cells["file"], cells["status"], cells["winners"]) == (
-            record.file,
-            record.status,
-            " ".join(record.winners),
-        )
+        assert (cells["file"], cells["status"]) == (record.file, record.status)
         assert cells["rule"] == (record.first_problem.rule if record.first_problem else "")
+        assert [cells[f"seat{n}_player"] for n in range(1, len(record.players) + 1)] == record.players
         for n, seat in enumerate(record.seats, 1):
-            assert [cells[f"seat{n}_{c}"] for c in ("player", "harvest", "parchments", "total")] == [
+            assert [cells[f"seat{n}_{c}"] for c in ("player", "harvest", "parchments", "total", "won")] == [
                 seat.player,
                 str(seat.harvest),
                 str(seat.parchment_total),
                 str(seat.total),
+                "1" if seat.player in record.winners else "0",
             ]
         assert all(cells[f"seat{n}_total"] == "" for n in range(len(record.seats) + 1, 5))
+        assert all(cells[f"seat{n}_player"] == "" for n in range(len(record.players) + 1, 5))
+
+
+def renamed(tmp_path: Path, names: list[str], file: str = "game.jsonl") -> Path:
+    """The 4-player replay with its players renamed ``names``, in seat order."""
+    text = (REPLAYS / "4p-ann-bob-cid-dee.jsonl").read_text()
+    for old, new in zip(["ann", "bob", "cid", "dee"], names):
+        text = text.replace(f'"{old}"', json.dumps(new))
+    path = tmp_path / file
+    path.write_text(text)
+    return path
+
+
+def test_csv_names_holding_spaces_and_commas_read_back_one_a_cell(bkref, tmp_path: Path) -> None:
+    names = ["Ann Smith", "Bob, Jr.", "cid", 'dee "the" fourth']
+    result = bkref("standings", "--format", "csv", renamed(tmp_path, names))
+    assert result.exit_code == 0, result.stdout
+    (row,) = [dict(zip(CSV_HEADER, row)) for row in list(csv.reader(io.StringIO(result.stdout)))[1:]]
+    assert [row[f"seat{n}_player"] for n in range(1, 5)] == names
+    assert [row[f"seat{n}_won"] for n in range(1, 5)].count("1") >= 1
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_cells_that_a_spreadsheet_would_run_as_formulas_start_with_a_quote(
+    bkref, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: str
+) -> None:
+    """OWASP's CSV injection: players' names and a file's name that a spreadsheet reads as formulas."""
+    names = [f"{start}HYPERLINK(1)", "+cmd|' /C calc'!A0", "@SUM(1)", "-1+1"]
+    monkeypatch.chdir(tmp_path)
+    renamed(tmp_path, names, file=f"{start}2+2.jsonl")
+    result = bkref("standings", "--format", "csv", "--", f"{start}2+2.jsonl")
+    assert result.exit_code == 0, result.stdout
+    (row,) = [dict(zip(CSV_HEADER, row)) for row in list(csv.reader(io.StringIO(result.stdout)))[1:]]
+    shown = {"\t": "\\t", "\r": "\\r"}.get(start, f"'{start}")  # tab and CR: escaped, as validate prints them
+    assert row["file"] == f"{shown}2+2.jsonl"
+    assert [row[f"seat{n}_player"] for n in range(1, 5)] == [f"{shown}HYPERLINK(1)", *(f"'{n}" for n in names[1:])]
 
 
 def test_json_follows_the_committed_schema(bkref, tournament: Path) -> None:
