@@ -105,9 +105,18 @@ def test_a_shared_victory_counts_as_a_share() -> None:
     ]
 
 
-def test_illegal_games_are_listed_and_left_out_unless_asked(bkref) -> None:
+def unreadable_but_scored(tmp_path: Path) -> Path:
+    """A complete legal game with a line that is not JSON in it: unreadable (F1), and scored."""
+    lines = (REPLAYS / "2p-ann-bob.jsonl").read_text().splitlines(keepends=True)
+    path = tmp_path / "unreadable.jsonl"
+    path.write_text("".join([*lines[:5], "not json\n", *lines[5:]]))
+    return path
+
+
+def test_illegal_games_are_listed_and_left_out_unless_asked(bkref, tmp_path: Path) -> None:
     legal, illegal = REPLAYS / "3p-ann-bob-cid.jsonl", ILLEGAL / "D2-keep-not-in-hand.jsonl"
-    status, without = standings_json(bkref, legal, illegal, ROOT / "no-such-game.jsonl")
+    unreadable = unreadable_but_scored(tmp_path)
+    status, without = standings_json(bkref, legal, illegal, unreadable)
     assert status == 2
     assert [(r.status, r.first_problem.rule if r.first_problem else None) for r in without.games] == [
         ("legal", None),
@@ -116,8 +125,9 @@ def test_illegal_games_are_listed_and_left_out_unless_asked(bkref) -> None:
     ]
     assert (without.counted, without.left_out) == (1, 2)
     assert {s.player: s.games for s in without.players} == {"ann": 1, "bob": 1, "cid": 1}
-    _, counted = standings_json(bkref, "--include-illegal", legal, illegal, ROOT / "no-such-game.jsonl")
-    assert (counted.counted, counted.left_out) == (2, 1)  # the missing file has no score to count
+    assert without.games[2].seats  # the unreadable game reaches a final score...
+    _, counted = standings_json(bkref, "--include-illegal", legal, illegal, unreadable)
+    assert (counted.counted, counted.left_out) == (2, 1)  # ... and is not counted: a line of it is lost
     assert {s.player: s.games for s in counted.players} == {"ann": 2, "bob": 2, "cid": 2}
     assert counted.games == without.games
     assert standings_json(bkref, legal, illegal)[0] == 1  # validate's status: illegal, none unreadable
@@ -204,7 +214,33 @@ def test_text_standings_of_the_generated_games(bkref, monkeypatch, snapshot) -> 
     assert result.stdout == snapshot(extension_class=TextSnapshot)
 
 
-def test_an_empty_folder_is_an_unreadable_game(bkref, tmp_path: Path) -> None:
-    result = bkref("standings", tmp_path)
-    assert result.exit_code == 2
-    assert result.stdout.startswith("Standings of 1 game: 0 counted, 1 left out")
+@pytest.mark.parametrize("output", ["text", "csv", "json"])
+def test_a_path_that_is_no_log_is_an_error_line_and_no_standings(bkref, tmp_path: Path, output: str) -> None:
+    """A folder with no log, or a missing file, is not a game: no standings of the others."""
+    empty, missing = tmp_path / "empty", tmp_path / "missing.jsonl"
+    empty.mkdir()
+    result = bkref("standings", "--format", output, empty, REPLAYS / "2p-ann-bob.jsonl", missing)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"bkref: error: {empty}: no *.jsonl log in this folder or below it\nbkref: error: {missing}: no such file\n"
+    )
+
+
+def test_relative_and_absolute_paths_together(bkref, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No common folder to take off the file names: each one as given (there was a traceback)."""
+    monkeypatch.chdir(ROOT)
+    result = bkref("standings", "replays/2p-ann-bob.jsonl", REPLAYS / "3p-ann-bob-cid.jsonl")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[2] == "Games (players in seat order)"
+    assert [line.split()[0] for line in result.stdout.splitlines() if ".jsonl" in line] == [
+        "replays/2p-ann-bob.jsonl",
+        str(REPLAYS / "3p-ann-bob-cid.jsonl"),
+    ]
+
+
+def test_a_game_with_more_problems_says_how_many_more(bkref, tmp_path: Path) -> None:
+    lines = (ILLEGAL / "D2-keep-not-in-hand.jsonl").read_text().splitlines(keepends=True)
+    path = tmp_path / "twice.jsonl"
+    path.write_text("".join([*lines[:-1], "not json\n", "not json\n", lines[-1]]))
+    result = bkref("standings", path)
+    assert "  unreadable: D2 line 74, 2 more problems " in result.stdout  # the first is D2, then two F1

@@ -6,7 +6,7 @@ seat's harvest, parchment and final totals from the engine's own final score
 (``bkref.game.scoring``). ``aggregate`` reduces the records, in order, to a
 ``Standings`` (``bkref standings --format json``, whose schema is generated from these
 classes). Illegal and unreadable games are listed but left out of the aggregates,
-unless ``include_illegal`` counts the ones that reached a final score.
+unless ``include_illegal`` counts the illegal ones that reached a final score.
 
 >>> from pathlib import Path
 >>> record = game_record(Path("replays/2p-ann-bob.jsonl"))
@@ -160,17 +160,19 @@ def record_of(report: Report) -> GameRecord:
     )
 
 
-def game_record(item: Path | Report) -> GameRecord:
-    """The record of one log (a ``Path``), or of a path refused before reading (a ``Report``).
+def game_record(path: Path) -> GameRecord:
+    """The record of the log at ``path``.
 
     A pure function of the log, picklable, so it maps onto processes or a cluster.
     """
-    return record_of(item if isinstance(item, Report) else check(item))
+    return record_of(check(path))
 
 
 def counts(record: GameRecord, include_illegal: bool) -> bool:
-    """Whether ``record`` is counted in the aggregates."""
-    return record.scored and (include_illegal or record.status == "legal")
+    """Whether ``record`` is counted in the aggregates: a legal game with a final score, or
+    with ``include_illegal`` an illegal one. An unreadable game never is, even with a
+    final score: a line of it could not be read at all, so that score is not the game's."""
+    return record.scored and (record.status == "legal" or (include_illegal and record.status == "illegal"))
 
 
 def aggregate(records: list[GameRecord], include_illegal: bool) -> Standings:
@@ -233,14 +235,12 @@ def aggregate(records: list[GameRecord], include_illegal: bool) -> Standings:
     )
 
 
-def standings(
-    items: Sequence[Path | Report], include_illegal: bool, run: Runner, advance: Callable[[], None]
-) -> Standings:
-    """The standings of the logs ``items`` (from ``log_paths``): one record per log made by
-    ``run`` (this process, processes or a cluster), then reduced there; ``advance`` is
-    called after each record."""
+def standings(paths: Sequence[Path], include_illegal: bool, run: Runner, advance: Callable[[], None]) -> Standings:
+    """The standings of the logs at ``paths``: one record per log made by ``run`` (this
+    process, processes or a cluster), then reduced there; ``advance`` is called after
+    each record."""
     records = []
-    for record in run.map(game_record, items):
+    for record in run.map(game_record, paths):
         records.append(record)
         advance()
     return run.reduce(aggregate, records, include_illegal)
