@@ -39,6 +39,10 @@ class PolicyError(ValueError):
         self.traceback = traceback
 
 
+class SimulationError(Exception):
+    """The engine refused an event the simulator made: a bug in one of the two."""
+
+
 def traceback_of(error: BaseException) -> str:
     """The traceback Python prints for ``error``, as text."""
     return "".join(tracebacks.format_exception(error))

@@ -8,10 +8,10 @@ A policy is a function ``policy(state, moves, rng) -> move``:
   ahead on ``state.copy()`` or with ``bkref.game.engine.apply``);
 - ``moves`` is the non-empty list of legal moves of one decision, from
   ``bkref.game.moves``, in a fixed order;
-- ``rng`` is the game's ``random.Random``, seeded by ``--seed``: draw any randomness
+- ``rng`` is the game's ``random.Random``, seeded by the game's seed: draw any randomness
   from it (not from the ``random`` module) and the same seed gives the same game;
 - it returns one element of ``moves`` (compared with ``==``): anything else stops the
-  game with an error naming the policy and the position.
+  game with a ``PolicyError`` naming the policy and the position.
 
 The decisions, by what ``moves`` holds:
 
@@ -24,7 +24,7 @@ The decisions, by what ``moves`` holds:
 - ``End`` events: the copy choices (E7) of the seats the policy plays.
 
 A policy given for several seats decides construction and the end for all of them at
-once; with ``--policy`` once per seat, each seat's policy decides for that seat.
+once; with one policy per seat, each seat's policy decides for that seat.
 
 ``load(spec)`` finds a policy: ``random`` or ``greedy`` (bundled, below),
 ``PKG.MODULE:FUNC`` (an importable module) or ``path/to/file.py:FUNC``.

@@ -35,7 +35,7 @@ from typing import Any, Final
 
 import msgspec
 
-from bkref.bots.errors import OptionError, PolicyError, traceback_of
+from bkref.bots.errors import OptionError, PolicyError, SimulationError, traceback_of
 from bkref.bots.policies import BUNDLED, Choice, Policy, load
 from bkref.game import moves
 from bkref.game.catalog import CARDS
@@ -46,10 +46,6 @@ from bkref.io.diagnostics import printable
 
 PLAYER_IDS: Final = ("ann", "bob", "cid", "dee")
 POLICIES: Final = tuple(BUNDLED)
-
-
-class SimulationError(Exception):
-    """The engine refused an event the simulator made: a bug in one of the two."""
 
 
 def check_options(players: int, seed: int, policies: Sequence[str]) -> None:
