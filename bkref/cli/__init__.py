@@ -79,21 +79,19 @@ for _info in app.registered_commands:
 
 @contextmanager
 def _one_line(ctx: Context) -> Iterator[None]:
-    """Usage errors in ``ctx`` (the parser raises some without it) as bkref's one line."""
+    """Usage errors while parsing in ``ctx`` as bkref's one line."""
     try:
         yield
     except NoArgsIsHelpError:  # bkref alone: the help, as ever
         raise
     except UsageError as error:
-        error.ctx = error.ctx or ctx
-        raise fail(usage_error(error)) from None
+        raise fail(usage_error(error, ctx)) from None
 
 
-def usage_error(error: UsageError) -> str:
-    """A usage error in one line that names the option (or argument) and what it accepts."""
-    ctx = error.ctx
-    if ctx is None:
-        return _sentence(error.format_message())
+def usage_error(error: UsageError, ctx: Context) -> str:
+    """A usage error while parsing in ``ctx`` in one line that names the option (or the
+    argument) and what it takes; the parser raises some without their context."""
+    ctx = error.ctx or ctx
     command = ctx.command
     if isinstance(error, NoSuchOption):
         options = ", ".join(_names(p) for p in command.get_params(ctx) if p.param_type_name == "option")
@@ -104,13 +102,9 @@ def usage_error(error: UsageError) -> str:
             if getattr(option, "is_flag", False):
                 return f"{_names(option)} takes no value"
             return f"{_names(option)} needs a value: {_accepted(option, ctx)}"
-    if isinstance(error, MissingParameter) and error.param is not None:
-        param = error.param
-        if param.param_type_name == "argument":
-            help_text = getattr(param, "help", None)
-            what = f": {_sentence(help_text)}" if help_text else ""
-            return f"{ctx.command_path} needs {param.human_readable_name}{what}"
-        return f"{_names(param)} is required: {_accepted(param, ctx)}"
+    if isinstance(error, MissingParameter) and error.param is not None and error.param.param_type_name == "argument":
+        what = _sentence(getattr(error.param, "help", ""))  # bkref's arguments all have their help
+        return f"{ctx.command_path} needs {error.param.human_readable_name}: {what}"
     if isinstance(error, BadParameter) and error.param is not None:  # a value its type refused: "VALUE is not …"
         value, is_not, _ = error.message.partition(" is not ")
         given = f", not {value}" if is_not else ""
@@ -123,11 +117,9 @@ def _opts(param: Parameter) -> list[str]:
     return [*param.opts, *param.secondary_opts]
 
 
-def _names(param: Parameter) -> str:
+def _names(option: Parameter) -> str:
     """An option's names as its help gives them, short first: ``-j/--jobs``."""
-    if param.param_type_name != "option":
-        return param.human_readable_name
-    return "/".join(sorted(_opts(param), key=len))
+    return "/".join(sorted(_opts(option), key=len))
 
 
 def _accepted(param: Parameter, ctx: Context) -> str:
@@ -143,12 +135,20 @@ def _accepted(param: Parameter, ctx: Context) -> str:
 
 
 def _either(choices: Sequence[str]) -> str:
-    """``a, b or c``."""
-    return ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else "".join(choices)
+    """``a, b or c`` (bkref's choices are two or more).
+
+    >>> _either(["event", "turn", "round"])
+    'event, turn or round'
+    """
+    return ", ".join(choices[:-1]) + " or " + choices[-1]
 
 
 def _sentence(text: str) -> str:
-    """``text`` as the middle of bkref's line: no capital to start, no full stop to end."""
+    """``text`` as the middle of bkref's line: no capital to start, no full stop to end.
+
+    >>> _sentence("Got unexpected extra argument (b).")
+    'got unexpected extra argument (b)'
+    """
     text = text.rstrip(".")
     return text[:1].lower() + text[1:]
 
