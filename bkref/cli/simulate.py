@@ -80,8 +80,8 @@ def simulate(
         if output == "-":
             raise fail("--games writes one file per game: give the folder with -o DIR")
         write_games(game, games, Path(output), jobs)
-    except OptionError as error:
-        raise fail(worded(error, players)) from None
+    except OptionError as error:  # --players is a whole number by then
+        raise fail(worded(error, int(players or 0))) from None
     except PolicyError as error:
         if debug and error.traceback:
             sys.stderr.write(error.traceback)
@@ -110,13 +110,13 @@ def parse_options(players: str | None, seed: str | None, policies: list[str]) ->
     return numbers[0], numbers[1], policies
 
 
-def worded(error: OptionError, players: str | None) -> str:
+def worded(error: OptionError, players: int) -> str:
     """``error`` in the command's words: its option, and what the command line may give it.
 
     >>> from bkref.bots.errors import OptionError
-    >>> worded(OptionError("players", 5, "2, 3 or 4"), "5")
+    >>> worded(OptionError("players", 5, "2, 3 or 4"), 5)
     '--players must be 2, 3 or 4 (Bunny Kingdom is for 2 to 4 players), not 5'
-    >>> worded(OptionError("policy", 2, "1 or 3 policies"), "3")
+    >>> worded(OptionError("policy", 2, "1 or 3 policies"), 3)
     '--policy is given 2 times; give it once (every seat) or once per seat (3)'
     """
     if error.parameter == "players":
