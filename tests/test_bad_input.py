@@ -99,7 +99,7 @@ def test_a_folder_with_no_log_is_refused_in_one_line(bkref, tmp_path: Path) -> N
     (tmp_path / "notes.txt").write_text("not a log")
     result = bkref("validate", tmp_path)
     assert result.exit_code == 2
-    assert result.stdout == f"{tmp_path}: F1 is a folder with no *.jsonl log below it\n"
+    assert result.stdout == f"{tmp_path}: F1 no *.jsonl log in this folder or below it\n"
 
 
 def test_a_folder_counts_jsonl_logs_in_any_case(bkref, tmp_path: Path) -> None:

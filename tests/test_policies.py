@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bkref.bots.policies import PolicyError, load
+from bkref.bots.errors import OptionError
+from bkref.bots.policies import load
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game import moves
 from bkref.game.engine import State
@@ -70,7 +71,7 @@ def test_a_module_policy_by_dotted_name(bkref, tmp_path: Path, monkeypatch: pyte
         (
             "def first(state, moves, rng):\n    raise RuntimeError('out of ideas')\n",
             "{dir}/bots.py:first",
-            "raised RuntimeError: out of ideas at ann's pick in round 1, turn 1 (event 3)",
+            "raised RuntimeError: out of ideas ({dir}/bots.py:2) at ann's pick in round 1, turn 1 (event 3)",
         ),
         (
             "def first(state, moves, rng):\n    return None\n",
@@ -140,5 +141,91 @@ def test_the_policy_count_must_be_one_or_one_per_seat(bkref) -> None:
 def test_load_finds_the_bundled_policies_by_name() -> None:
     assert load("random").__name__ == "random_policy"
     assert load("greedy").__name__ == "greedy_policy"
-    with pytest.raises(PolicyError, match="--policy must be random, greedy"):
+    with pytest.raises(OptionError) as raised:
         load("smart")
+    assert (raised.value.parameter, raised.value.value) == ("policy", "smart")
+    assert str(raised.value) == "policy must be random, greedy, PKG.MODULE:FUNC or path/to/file.py:FUNC, not 'smart'"
+
+
+@pytest.mark.parametrize(
+    ("args", "fields", "words"),
+    [
+        ((5, 1), ("players", 5), "players must be 2, 3 or 4, not 5"),
+        ((3, -1), ("seed", -1), "seed must be a whole number from 0 up, not -1"),
+        (
+            (3, 1, ["random", "greedy"]),
+            ("policy", 2),
+            "policy must be 1 or 3 policies (one for every seat, or one per seat), not 2",
+        ),
+    ],
+)
+def test_the_library_speaks_of_its_own_parameters(args: tuple, fields: tuple, words: str) -> None:
+    """``bkref.bots.simulate(5, 1)`` names ``players``, as the function does, not the command's --players."""
+    with pytest.raises(OptionError) as raised:
+        simulate(*args)
+    assert (raised.value.parameter, raised.value.value) == fields
+    assert str(raised.value) == words
+
+
+HELPER = """import json
+def helper(text):
+    return json.loads(text)
+def first(state, moves, rng):
+    raise ValueError("two" + chr(10) + "lines" + chr(27) + "[2J")
+def deep(state, moves, rng):
+    return helper("{")
+"""
+
+
+def test_a_policy_that_raises_is_named_at_its_own_line_in_one_line(bkref, tmp_path: Path) -> None:
+    """The deepest frame in the policy's file, also when what raised is in another module;
+    a message holding a line break or an escape sequence stays one line, escaped."""
+    bots = write(tmp_path, "bots.py", HELPER)
+    result = bkref("simulate", "--players", 2, "--seed", 1, "--policy", f"{bots}:first")
+    assert result.stderr == (
+        f"bkref: error: policy {bots}:first raised ValueError: two\\nlines\\x1b[2J ({bots}:5) "
+        "at ann's pick in round 1, turn 1 (event 3)\n"
+    )
+    deep = bkref("simulate", "--players", 2, "--seed", 1, "--policy", f"{bots}:deep")
+    json_error = "JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"
+    assert f"raised {json_error} ({bots}:3) " in deep.stderr
+    assert deep.exit_code == 2
+
+
+def test_debug_prints_the_policys_traceback_then_the_line(bkref, tmp_path: Path) -> None:
+    bots = write(tmp_path, "bots.py", HELPER)
+    args = ("simulate", "--players", 2, "--seed", 1, "--policy", f"{bots}:deep")
+    plain, debug = bkref(*args), bkref(*args, "--debug")
+    assert "Traceback" not in plain.stderr
+    trace, line = debug.stderr.rstrip("\n").rsplit("\n", 1)
+    assert trace.startswith("Traceback (most recent call last):\n")
+    assert f'File "{bots}", line 7, in deep\n' in trace and f'File "{bots}", line 3, in helper\n' in trace
+    assert trace.endswith(
+        "json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"
+    )
+    assert line + "\n" == plain.stderr
+    assert debug.exit_code == plain.exit_code == 2
+
+
+def test_debug_across_processes(bkref, tmp_path: Path) -> None:
+    """With --games -j 2 the policy raises in another process: its traceback still comes back."""
+    bots = write(tmp_path, "bots.py", HELPER)
+    result = bkref(
+        "simulate",
+        "--players",
+        2,
+        "--seed",
+        1,
+        "--games",
+        2,
+        "-j",
+        2,
+        "-o",
+        tmp_path / "cup",
+        "--policy",
+        f"{bots}:deep",
+        "--debug",
+    )
+    assert result.exit_code == 2
+    assert f'File "{bots}", line 3, in helper\n' in result.stderr
+    assert result.stderr.splitlines()[-1].startswith(f"bkref: error: policy {bots}:deep raised JSONDecodeError")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sys
 
 import pytest
@@ -46,6 +47,14 @@ def test_the_bar_shows_on_a_terminal(at_once) -> None:
     assert "validate" in stream.getvalue()
     assert BAR in stream.getvalue()
     assert "3/3" in stream.getvalue()
+
+
+def test_the_bar_says_which_time_is_which(at_once) -> None:
+    stream = Terminal()
+    with progress.progress(3, "validate", stream=stream) as advance:
+        advance()
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", stream.getvalue())  # without its colours
+    assert re.search(r"1/3 \d+:\d\d:\d\d elapsed, (-:--:--|\d+:\d\d:\d\d) left", shown)
 
 
 def test_no_bar_in_a_pipe_or_in_ci(at_once, monkeypatch) -> None:

@@ -105,9 +105,18 @@ def test_a_shared_victory_counts_as_a_share() -> None:
     ]
 
 
-def test_illegal_games_are_listed_and_left_out_unless_asked(bkref) -> None:
+def unreadable_but_scored(tmp_path: Path) -> Path:
+    """A complete legal game with a line that is not JSON in it: unreadable (F1), and scored."""
+    lines = (REPLAYS / "2p-ann-bob.jsonl").read_text().splitlines(keepends=True)
+    path = tmp_path / "unreadable.jsonl"
+    path.write_text("".join([*lines[:5], "not json\n", *lines[5:]]))
+    return path
+
+
+def test_illegal_games_are_listed_and_left_out_unless_asked(bkref, tmp_path: Path) -> None:
     legal, illegal = REPLAYS / "3p-ann-bob-cid.jsonl", ILLEGAL / "D2-keep-not-in-hand.jsonl"
-    status, without = standings_json(bkref, legal, illegal, ROOT / "no-such-game.jsonl")
+    unreadable = unreadable_but_scored(tmp_path)
+    status, without = standings_json(bkref, legal, illegal, unreadable)
     assert status == 2
     assert [(r.status, r.first_problem.rule if r.first_problem else None) for r in without.games] == [
         ("legal", None),
@@ -116,8 +125,9 @@ def test_illegal_games_are_listed_and_left_out_unless_asked(bkref) -> None:
     ]
     assert (without.counted, without.left_out) == (1, 2)
     assert {s.player: s.games for s in without.players} == {"ann": 1, "bob": 1, "cid": 1}
-    _, counted = standings_json(bkref, "--include-illegal", legal, illegal, ROOT / "no-such-game.jsonl")
-    assert (counted.counted, counted.left_out) == (2, 1)  # the missing file has no score to count
+    assert without.games[2].seats  # the unreadable game reaches a final score...
+    _, counted = standings_json(bkref, "--include-illegal", legal, illegal, unreadable)
+    assert (counted.counted, counted.left_out) == (2, 1)  # ... and is not counted: a line of it is lost
     assert {s.player: s.games for s in counted.players} == {"ann": 2, "bob": 2, "cid": 2}
     assert counted.games == without.games
     assert standings_json(bkref, legal, illegal)[0] == 1  # validate's status: illegal, none unreadable
@@ -132,20 +142,54 @@ def test_csv_is_one_header_row_and_one_row_per_game(bkref, tournament: Path) -> 
     assert len(rows) == 1 + len(standings.games)
     for row, record in zip(rows[1:], standings.games):
         cells = dict(zip(CSV_HEADER, row))
-        assert (cells["file"], cells["status"], cells["winners"]) == (
-            record.file,
-            record.status,
-            " ".join(record.winners),
-        )
+        assert (cells["file"], cells["status"]) == (record.file, record.status)
         assert cells["rule"] == (record.first_problem.rule if record.first_problem else "")
+        assert [cells[f"seat{n}_player"] for n in range(1, len(record.players) + 1)] == record.players
         for n, seat in enumerate(record.seats, 1):
-            assert [cells[f"seat{n}_{c}"] for c in ("player", "harvest", "parchments", "total")] == [
+            assert [cells[f"seat{n}_{c}"] for c in ("player", "harvest", "parchments", "total", "won")] == [
                 seat.player,
                 str(seat.harvest),
                 str(seat.parchment_total),
                 str(seat.total),
+                "1" if seat.player in record.winners else "0",
             ]
         assert all(cells[f"seat{n}_total"] == "" for n in range(len(record.seats) + 1, 5))
+        assert all(cells[f"seat{n}_player"] == "" for n in range(len(record.players) + 1, 5))
+
+
+def renamed(tmp_path: Path, names: list[str], file: str = "game.jsonl") -> Path:
+    """The 4-player replay with its players renamed ``names``, in seat order."""
+    text = (REPLAYS / "4p-ann-bob-cid-dee.jsonl").read_text()
+    for old, new in zip(["ann", "bob", "cid", "dee"], names):
+        text = text.replace(f'"{old}"', json.dumps(new))
+    path = tmp_path / file
+    path.write_text(text)
+    return path
+
+
+def test_csv_names_holding_spaces_and_commas_read_back_one_a_cell(bkref, tmp_path: Path) -> None:
+    names = ["Ann Smith", "Bob, Jr.", "cid", 'dee "the" fourth']
+    result = bkref("standings", "--format", "csv", renamed(tmp_path, names))
+    assert result.exit_code == 0, result.stdout
+    (row,) = [dict(zip(CSV_HEADER, row)) for row in list(csv.reader(io.StringIO(result.stdout)))[1:]]
+    assert [row[f"seat{n}_player"] for n in range(1, 5)] == names
+    assert [row[f"seat{n}_won"] for n in range(1, 5)].count("1") >= 1
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_cells_that_a_spreadsheet_would_run_as_formulas_start_with_a_quote(
+    bkref, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: str
+) -> None:
+    """OWASP's CSV injection: players' names and a file's name that a spreadsheet reads as formulas."""
+    names = [f"{start}HYPERLINK(1)", "+cmd|' /C calc'!A0", "@SUM(1)", "-1+1"]
+    monkeypatch.chdir(tmp_path)
+    renamed(tmp_path, names, file=f"{start}2+2.jsonl")
+    result = bkref("standings", "--format", "csv", "--", f"{start}2+2.jsonl")
+    assert result.exit_code == 0, result.stdout
+    (row,) = [dict(zip(CSV_HEADER, row)) for row in list(csv.reader(io.StringIO(result.stdout)))[1:]]
+    shown = {"\t": "\\t", "\r": "\\r"}.get(start, f"'{start}")  # tab and CR: escaped, as validate prints them
+    assert row["file"] == f"{shown}2+2.jsonl"
+    assert [row[f"seat{n}_player"] for n in range(1, 5)] == [f"{shown}HYPERLINK(1)", *(f"'{n}" for n in names[1:])]
 
 
 def test_json_follows_the_committed_schema(bkref, tournament: Path) -> None:
@@ -170,7 +214,33 @@ def test_text_standings_of_the_generated_games(bkref, monkeypatch, snapshot) -> 
     assert result.stdout == snapshot(extension_class=TextSnapshot)
 
 
-def test_an_empty_folder_is_an_unreadable_game(bkref, tmp_path: Path) -> None:
-    result = bkref("standings", tmp_path)
-    assert result.exit_code == 2
-    assert result.stdout.startswith("Standings of 1 game: 0 counted, 1 left out")
+@pytest.mark.parametrize("output", ["text", "csv", "json"])
+def test_a_path_that_is_no_log_is_an_error_line_and_no_standings(bkref, tmp_path: Path, output: str) -> None:
+    """A folder with no log, or a missing file, is not a game: no standings of the others."""
+    empty, missing = tmp_path / "empty", tmp_path / "missing.jsonl"
+    empty.mkdir()
+    result = bkref("standings", "--format", output, empty, REPLAYS / "2p-ann-bob.jsonl", missing)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"bkref: error: {empty}: no *.jsonl log in this folder or below it\nbkref: error: {missing}: no such file\n"
+    )
+
+
+def test_relative_and_absolute_paths_together(bkref, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No common folder to take off the file names: each one as given (there was a traceback)."""
+    monkeypatch.chdir(ROOT)
+    result = bkref("standings", "replays/2p-ann-bob.jsonl", REPLAYS / "3p-ann-bob-cid.jsonl")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[2] == "Games (players in seat order)"
+    assert [line.split()[0] for line in result.stdout.splitlines() if ".jsonl" in line] == [
+        "replays/2p-ann-bob.jsonl",
+        str(REPLAYS / "3p-ann-bob-cid.jsonl"),
+    ]
+
+
+def test_a_game_with_more_problems_says_how_many_more(bkref, tmp_path: Path) -> None:
+    lines = (ILLEGAL / "D2-keep-not-in-hand.jsonl").read_text().splitlines(keepends=True)
+    path = tmp_path / "twice.jsonl"
+    path.write_text("".join([*lines[:-1], "not json\n", "not json\n", lines[-1]]))
+    result = bkref("standings", path)
+    assert "  unreadable: D2 line 74, 2 more problems " in result.stdout  # the first is D2, then two F1

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import selectors
+import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -118,3 +121,31 @@ def test_validate_shows_a_problem_while_the_game_is_still_being_written() -> Non
     assert rest == b""
     assert proc.returncode == 1
     assert err.decode() == "-: illegal, 1 problem (D2)\n"
+
+
+def test_the_readme_tail_command_checks_a_game_being_written_from_its_first_line(tmp_path: Path) -> None:
+    """The README's ``tail … | bkref validate --partial -`` on a game past ten lines: the line
+    appended last is found at its own line number (plain ``tail -f`` sent only the last ten
+    lines, and the first of them was an F1 at line 1)."""
+    readme = (ROOT / "README.md").read_text()
+    command = re.search(r"`(tail [^`]*game\.jsonl \| bkref validate --partial -)`", readme)
+    assert command, "the README shows the tail command"
+    game = tmp_path / "game.jsonl"
+    lines = (REPLAYS / "3p-ann-bob-cid.jsonl").read_bytes().splitlines(keepends=True)[:30]
+    game.write_bytes(b"".join(lines))
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    proc = subprocess.Popen(
+        ["bash", "-c", command[1]], cwd=tmp_path, stdout=subprocess.PIPE, env=env, start_new_session=True
+    )
+    assert proc.stdout is not None
+    try:
+        with game.open("ab") as file:
+            file.write(b"not json\n")  # the game goes on with a bad line
+        selector = selectors.DefaultSelector()
+        selector.register(proc.stdout, selectors.EVENT_READ)
+        assert selector.select(timeout=60), "no diagnostic within 60 s"
+        first = proc.stdout.readline().decode()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+    assert first.startswith("-:31: F1 line 31 is not JSON")

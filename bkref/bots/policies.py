@@ -8,10 +8,10 @@ A policy is a function ``policy(state, moves, rng) -> move``:
   ahead on ``state.copy()`` or with ``bkref.game.engine.apply``);
 - ``moves`` is the non-empty list of legal moves of one decision, from
   ``bkref.game.moves``, in a fixed order;
-- ``rng`` is the game's ``random.Random``, seeded by ``--seed``: draw any randomness
+- ``rng`` is the game's ``random.Random``, seeded by the game's seed: draw any randomness
   from it (not from the ``random`` module) and the same seed gives the same game;
 - it returns one element of ``moves`` (compared with ``==``): anything else stops the
-  game with an error naming the policy and the position.
+  game with a ``PolicyError`` naming the policy and the position.
 
 The decisions, by what ``moves`` holds:
 
@@ -24,7 +24,7 @@ The decisions, by what ``moves`` holds:
 - ``End`` events: the copy choices (E7) of the seats the policy plays.
 
 A policy given for several seats decides construction and the end for all of them at
-once; with ``--policy`` once per seat, each seat's policy decides for that seat.
+once; with one policy per seat, each seat's policy decides for that seat.
 
 ``load(spec)`` finds a policy: ``random`` or ``greedy`` (bundled, below),
 ``PKG.MODULE:FUNC`` (an importable module) or ``path/to/file.py:FUNC``.
@@ -45,12 +45,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bkref.bots.errors import OptionError, PolicyError, traceback_of
 from bkref.game.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS
 from bkref.game.engine import State, apply
 from bkref.game.events import Build, End, Harvest, Pick
 from bkref.game.fiefs import fiefs, yield_of
 from bkref.game.moves import builds
 from bkref.game.position import Position
+from bkref.io.diagnostics import printable
 
 Choice = Pick | Build | Harvest | End | None
 """One choice of a decision: ``None`` is "place nothing more" in construction."""
@@ -58,10 +60,6 @@ Policy = Callable[[State, Sequence[Choice], random.Random], Choice]
 
 T = TypeVar("T")
 Outlook = tuple[int, int]
-
-
-class PolicyError(ValueError):
-    """A policy that cannot be loaded or that broke the protocol; the message is one line."""
 
 
 # -- the bundled policies ------------------------------------------------------------
@@ -227,20 +225,29 @@ def _with_all_copies(state: State, end: End) -> End:
 
 
 def load(spec: str) -> Policy:
-    """The policy ``spec`` names (see the module); ``PolicyError`` with a one-line reason if none."""
+    """The policy ``spec`` names (see the module).
+
+    Raises ``OptionError`` when ``spec`` is not written as a policy is named, and
+    ``PolicyError`` with a one-line reason when it names none.
+
+    >>> load("smart")
+    Traceback (most recent call last):
+    ...
+    bkref.bots.errors.OptionError: policy must be random, greedy, PKG.MODULE:FUNC or path/to/file.py:FUNC, not 'smart'
+    """
     if spec in BUNDLED:
         return BUNDLED[spec]
     where, colon, name = spec.rpartition(":")
     if not colon or not where or not name:
-        raise PolicyError(f"--policy must be random, greedy, PKG.MODULE:FUNC or path/to/file.py:FUNC, not {spec!r}")
+        raise OptionError("policy", spec, "random, greedy, PKG.MODULE:FUNC or path/to/file.py:FUNC")
     try:
         if where.endswith(".py"):
             path = Path(where)
             if not path.is_file():
-                raise PolicyError(f"policy {spec}: no such file {where}")
+                raise PolicyError(f"policy {spec}: no such file {where}", spec=spec)
             module_spec = importlib.util.spec_from_file_location(f"bkref_policy_{path.stem}", path)
             if module_spec is None or module_spec.loader is None:
-                raise PolicyError(f"policy {spec}: {where} cannot be loaded as a Python module")
+                raise PolicyError(f"policy {spec}: {where} cannot be loaded as a Python module", spec=spec)
             module = importlib.util.module_from_spec(module_spec)
             module_spec.loader.exec_module(module)
         else:
@@ -248,8 +255,12 @@ def load(spec: str) -> Policy:
     except PolicyError:
         raise
     except Exception as error:  # whatever the user's module raises on import
-        raise PolicyError(f"policy {spec} cannot be imported: {type(error).__name__}: {error}") from None
+        raise PolicyError(
+            f"policy {spec} cannot be imported: {type(error).__name__}: {printable(str(error))}",
+            spec=spec,
+            traceback=traceback_of(error),
+        ) from None
     function = getattr(module, name, None)
     if not callable(function):
-        raise PolicyError(f"policy {spec}: {where} has no function {name}")
+        raise PolicyError(f"policy {spec}: {where} has no function {name}", spec=spec)
     return function  # type: ignore[no-any-return]

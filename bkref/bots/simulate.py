@@ -29,69 +29,58 @@ True
 from __future__ import annotations
 
 import random
+import traceback
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
 
 import msgspec
 
-from bkref.bots.policies import BUNDLED, Choice, Policy, PolicyError, load
+from bkref.bots.errors import OptionError, PolicyError, SimulationError, traceback_of
+from bkref.bots.policies import BUNDLED, Choice, Policy, load
 from bkref.game import moves
 from bkref.game.catalog import CARDS
 from bkref.game.engine import State, apply
 from bkref.game.events import FORMAT, End, Event, Game, Harvest
 from bkref.game.fiefs import yield_of
+from bkref.io.diagnostics import printable
 
 PLAYER_IDS: Final = ("ann", "bob", "cid", "dee")
 POLICIES: Final = tuple(BUNDLED)
 
 
-class SimulationError(Exception):
-    """The engine refused an event the simulator made: a bug in one of the two."""
+def check_options(players: int, seed: int, policies: Sequence[str]) -> None:
+    """Raise ``OptionError`` (its parameter, value and what it may be) when the arguments
+    of ``simulate`` make no game; for ``policy``, the value is how many policies it names.
 
-
-def parse_options(players: str | None, seed: str | None, policies: Sequence[str]) -> tuple[int, int, list[str]]:
-    """The command line's ``--players``, ``--seed`` and ``--policy`` (once, or once per seat), checked.
-
-    Raises ``ValueError`` with a one-line reason when they make no game.
-
-    >>> parse_options("3", "17", ["greedy"])
-    (3, 17, ['greedy'])
-    >>> parse_options("5", "1", ["random"])
+    >>> check_options(5, 1, ["random"])
     Traceback (most recent call last):
     ...
-    ValueError: --players must be 2, 3 or 4 (Bunny Kingdom is for 2 to 4 players), not 5
+    bkref.bots.errors.OptionError: players must be 2, 3 or 4, not 5
+    >>> check_options(3, 1, ["random", "greedy"])
+    Traceback (most recent call last):
+    ...
+    bkref.bots.errors.OptionError: policy must be 1 or 3 policies (one for every seat, or one per seat), not 2
     """
-    numbers = []
-    for name, metavar, text in (("--players", "N", players), ("--seed", "S", seed)):
-        if text is None:
-            raise ValueError(f"{name} {metavar} is required, e.g. bkref simulate --players 3 --seed 1")
-        try:
-            numbers.append(int(text))
-        except ValueError:
-            raise ValueError(f"{name} must be a whole number, not {text!r}") from None
-    specs = list(policies) or ["random"]
-    check_options(numbers[0], numbers[1], specs)
-    return numbers[0], numbers[1], specs
-
-
-def check_options(players: int, seed: int, policies: Sequence[str]) -> None:
-    """Raise ``ValueError`` with a one-line reason when the arguments make no game."""
     if players not in (2, 3, 4):
-        raise ValueError(f"--players must be 2, 3 or 4 (Bunny Kingdom is for 2 to 4 players), not {players}")
+        raise OptionError("players", players, "2, 3 or 4")
     if seed < 0:
-        raise ValueError(f"--seed must be a whole number from 0 up, not {seed}")
+        raise OptionError("seed", seed, "a whole number from 0 up")
     if len(policies) not in (1, players):
-        raise ValueError(
-            f"--policy is given {len(policies)} times; give it once (every seat) or once per seat ({players})"
-        )
+        raise OptionError("policy", len(policies), f"1 or {players} policies (one for every seat, or one per seat)")
 
 
 def simulate(players: int, seed: int, policy: str | Sequence[str] = "random") -> list[Event]:
     """Every event of one complete legal game of ``players`` players (see the module).
 
     ``policy`` names one policy for every seat, or one per seat (see
-    ``bkref.bots.policies.load``). Raises ``PolicyError`` (a ``ValueError``) when a
-    policy cannot be loaded or breaks the protocol.
+    ``bkref.bots.policies.load``). Raises ``OptionError`` for arguments that make no
+    game (``check_options``), and ``PolicyError`` when a policy cannot be loaded or
+    breaks the protocol (both ``ValueError``).
+
+    >>> simulate(5, 1)
+    Traceback (most recent call last):
+    ...
+    bkref.bots.errors.OptionError: players must be 2, 3 or 4, not 5
     """
     specs = [policy] if isinstance(policy, str) else list(policy)
     check_options(players, seed, specs)
@@ -170,14 +159,21 @@ class _Game:
         """``player``'s policy's choice among ``options``; ``PolicyError`` if it breaks the protocol."""
         spec = self.specs[player]
         where = f"{what} {self.state.where()} (event {len(self.events) + 1})"
+        policy = self.policy[player]
         try:
-            move = self.policy[player](self.state, options, self.rng)
+            move = policy(self.state, options, self.rng)
         except Exception as error:  # the policy is the user's code: any exception is its error
-            raise PolicyError(f"policy {spec} raised {type(error).__name__}: {error} at {where}") from None
+            raised = f"{type(error).__name__}: {printable(str(error))}{_line_of(policy, error)}"
+            raise PolicyError(
+                f"policy {spec} raised {raised} at {where}",
+                spec=spec,
+                traceback=traceback_of(error),
+            ) from None
         if move not in options:
             raise PolicyError(
-                f"policy {spec} returned {repr(move)[:200]}, which is not one of the "
-                f"{len(options)} legal moves at {where}"
+                f"policy {spec} returned {printable(repr(move)[:200])}, which is not one of the "
+                f"{len(options)} legal moves at {where}",
+                spec=spec,
             )
         return move
 
@@ -233,6 +229,14 @@ class _Game:
         after = apply(state, End(copies=copies))[0]
         assert after.final is not None
         return End(copies=copies, expect={p: after.final.players[p].total for p in self.players})
+
+
+def _line_of(policy: Policy, error: Exception) -> str:
+    """Where in the policy's own file ``error`` came from: `` (FILE:LINE)``, the deepest
+    frame in that file (the policy's line that called what raised); empty if none is."""
+    file = getattr(getattr(policy, "__code__", None), "co_filename", None)
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == file]
+    return f" ({frames[-1].filename}:{frames[-1].lineno})" if frames else ""
 
 
 def _part(end: End, players: list[str]) -> End:

@@ -1,7 +1,8 @@
 """The ``bkref`` command line: a thin layer over the referee, the scorer and the renderer.
 
 Each command is a module of this package, registered on ``app`` when imported; they
-are imported in the order ``bkref --help`` lists them.
+are imported in the order ``bkref --help`` lists them. Every usage error is worded
+here, in one line (``Commands``).
 """
 
 from __future__ import annotations
@@ -9,18 +10,147 @@ from __future__ import annotations
 import copy
 import signal
 import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from enum import Enum
 from importlib import import_module
 
 import typer
+from typer._click import Command, Context, Parameter
+from typer._click.exceptions import (
+    BadOptionUsage,
+    BadParameter,
+    MissingParameter,
+    NoArgsIsHelpError,
+    NoSuchOption,
+    UsageError,
+)
+from typer._click.types import IntRange
+from typer._types import TyperChoice
+from typer.core import TyperCommand, TyperGroup
 from typer.main import get_command_name
 
-from bkref.cli.app import app
+from bkref.cli.app import app, fail
 
 COMMANDS = ("validate", "score", "standings", "replay", "moves", "simulate", "explain", "schema")
 for _command in COMMANDS:
     import_module(f"bkref.cli.{_command}")
 
-__all__ = ["COMMANDS", "app", "main", "running"]
+__all__ = ["COMMANDS", "Commands", "app", "main", "running", "usage_error"]
+
+
+class Commands(TyperGroup):
+    """The ``bkref`` group of commands, whose usage errors are bkref's one line
+    (``bkref: error: …``, exit status 2), as bkref's own errors are, in place of Click's
+    four (usage, hint, blank line, error): see ``usage_error``.
+
+    Typer builds the group from ``app`` (``app.info.cls``, set below) and each command
+    as a ``Parsed`` command; Click raises the errors while it parses the group's or a
+    command's options and arguments, or finds the command: the places worded here.
+    """
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        with _one_line(ctx):
+            return super().parse_args(ctx, args)
+
+    def resolve_command(self, ctx: Context, args: list[str]) -> tuple[str | None, Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError:
+            from difflib import get_close_matches  # here: it would slow every start
+
+            close = get_close_matches(args[0], list(self.commands), n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise fail(f"no command {args[0]!r}{hint}; the commands: {', '.join(self.commands)}") from None
+
+
+class Parsed(TyperCommand):
+    """A command of ``Commands``: its usage errors in one line."""
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        with _one_line(ctx):
+            return super().parse_args(ctx, args)
+
+
+app.info.cls = Commands
+for _info in app.registered_commands:
+    _info.cls = Parsed
+
+
+@contextmanager
+def _one_line(ctx: Context) -> Iterator[None]:
+    """Usage errors while parsing in ``ctx`` as bkref's one line."""
+    try:
+        yield
+    except NoArgsIsHelpError:  # bkref alone: the help, as ever
+        raise
+    except UsageError as error:
+        raise fail(usage_error(error, ctx)) from None
+
+
+def usage_error(error: UsageError, ctx: Context) -> str:
+    """A usage error while parsing in ``ctx`` in one line that names the option (or the
+    argument) and what it takes; the parser raises some without their context."""
+    ctx = error.ctx or ctx
+    command = ctx.command
+    if isinstance(error, NoSuchOption):
+        options = ", ".join(_names(p) for p in command.get_params(ctx) if p.param_type_name == "option")
+        return f"{ctx.command_path} has no option {error.option_name}; its options: {options}"
+    if isinstance(error, BadOptionUsage):
+        option = next((p for p in command.get_params(ctx) if error.option_name in _opts(p)), None)
+        if option is not None:
+            if getattr(option, "is_flag", False):
+                return f"{_names(option)} takes no value"
+            return f"{_names(option)} needs a value: {_accepted(option, ctx)}"
+    if isinstance(error, MissingParameter) and error.param is not None and error.param.param_type_name == "argument":
+        what = _sentence(getattr(error.param, "help", ""))  # bkref's arguments all have their help
+        return f"{ctx.command_path} needs {error.param.human_readable_name}: {what}"
+    if isinstance(error, BadParameter) and error.param is not None:  # a value its type refused: "VALUE is not …"
+        value, is_not, _ = error.message.partition(" is not ")
+        given = f", not {value}" if is_not else ""
+        return f"{_names(error.param)} must be {_accepted(error.param, ctx)}{given}"
+    usage = " ".join([ctx.command_path, *command.collect_usage_pieces(ctx)])
+    return f"{ctx.command_path}: {_sentence(error.format_message())}; usage: {usage}"
+
+
+def _opts(param: Parameter) -> list[str]:
+    return [*param.opts, *param.secondary_opts]
+
+
+def _names(option: Parameter) -> str:
+    """An option's names as its help gives them, short first: ``-j/--jobs``."""
+    return "/".join(sorted(_opts(option), key=len))
+
+
+def _accepted(param: Parameter, ctx: Context) -> str:
+    """What ``param`` accepts, in words, for the kinds of option bkref has: a choice (``text,
+    json or sarif``), a whole number from a least (``a whole number from 1 up``), else its
+    metavar (``N``)."""
+    kind = param.type
+    if isinstance(kind, TyperChoice):
+        return _either([str(c.value if isinstance(c, Enum) else c) for c in kind.choices])
+    if isinstance(kind, IntRange) and kind.min is not None:
+        return f"a whole number from {kind.min} up"
+    return param.make_metavar(ctx)
+
+
+def _either(choices: Sequence[str]) -> str:
+    """``a, b or c`` (bkref's choices are two or more).
+
+    >>> _either(["event", "turn", "round"])
+    'event, turn or round'
+    """
+    return ", ".join(choices[:-1]) + " or " + choices[-1]
+
+
+def _sentence(text: str) -> str:
+    """``text`` as the middle of bkref's line: no capital to start, no full stop to end.
+
+    >>> _sentence("Got unexpected extra argument (b).")
+    'got unexpected extra argument (b)'
+    """
+    text = text.rstrip(".")
+    return text[:1].lower() + text[1:]
 
 
 def main() -> None:

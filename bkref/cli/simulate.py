@@ -1,13 +1,17 @@
-"""``bkref simulate``."""
+"""``bkref simulate``: the library's errors (``bkref.bots.errors``) worded with the command's options."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from bkref.cli.app import app, fail, write_output
+
+if TYPE_CHECKING:
+    from bkref.bots.errors import OptionError
 
 
 @app.command(short_help="Play legal games from a seed and write their logs.")
@@ -48,6 +52,10 @@ def simulate(
         int,
         typer.Option("--jobs", "-j", min=1, metavar="N", help="With --games, play in this many processes; same files."),
     ] = 1,
+    debug: Annotated[
+        bool,
+        typer.Option("--debug", help="When a policy raises, print its traceback before the error line."),
+    ] = False,
 ) -> None:
     """Play a complete legal game from a seed and write its bkref/1 log; or, with --games, many.
 
@@ -55,22 +63,67 @@ def simulate(
     seat is played by a policy (--policy). The same players, seed and policies give the
     same log, byte for byte; each game of --games is the log a single run with its seed
     writes. A policy that cannot be loaded, raises, or returns a move that is not legal
-    is a one-line error naming it and the position (exit status 2).
+    is a one-line error naming it and the position, with the policy's file and line
+    when it raised (exit status 2).
     """
-    from bkref.bots.simulate import log_of, parse_options
+    from bkref.bots.errors import OptionError, PolicyError
+    from bkref.bots.simulate import log_of
 
+    specs = policy or ["random"]
     try:
-        game = parse_options(players, seed, policy or [])
+        game = parse_options(players, seed, specs)
         if games is None:
             if jobs > 1:
-                raise ValueError("-j is for --games: one game is played in one process")
+                raise fail("-j is for --games: one game is played in one process")
             write_output(log_of(game), output)
             return
         if output == "-":
-            raise ValueError("--games writes one file per game: give the folder with -o DIR")
+            raise fail("--games writes one file per game: give the folder with -o DIR")
         write_games(game, games, Path(output), jobs)
-    except ValueError as error:
+    except OptionError as error:  # --players is a whole number by then
+        raise fail(worded(error, int(players or 0))) from None
+    except PolicyError as error:
+        if debug and error.traceback:
+            sys.stderr.write(error.traceback)
         raise fail(str(error)) from None
+
+
+def parse_options(players: str | None, seed: str | None, policies: list[str]) -> tuple[int, int, list[str]]:
+    """``--players``, ``--seed`` and ``--policy`` as ``bkref.bots.simulate.simulate`` takes them,
+    checked; ``fail`` when one is missing or not a whole number, ``OptionError`` when they make
+    no game.
+
+    >>> parse_options("3", "17", ["greedy"])
+    (3, 17, ['greedy'])
+    """
+    from bkref.bots.simulate import check_options
+
+    numbers = []
+    for name, metavar, text in (("--players", "N", players), ("--seed", "S", seed)):
+        if text is None:
+            raise fail(f"{name} {metavar} is required, e.g. bkref simulate --players 3 --seed 1")
+        try:
+            numbers.append(int(text))
+        except ValueError:
+            raise fail(f"{name} must be a whole number, not {text!r}") from None
+    check_options(numbers[0], numbers[1], policies)
+    return numbers[0], numbers[1], policies
+
+
+def worded(error: OptionError, players: int) -> str:
+    """``error`` in the command's words: its option, and what the command line may give it.
+
+    >>> from bkref.bots.errors import OptionError
+    >>> worded(OptionError("players", 5, "2, 3 or 4"), 5)
+    '--players must be 2, 3 or 4 (Bunny Kingdom is for 2 to 4 players), not 5'
+    >>> worded(OptionError("policy", 2, "1 or 3 policies"), 3)
+    '--policy is given 2 times; give it once (every seat) or once per seat (3)'
+    """
+    if error.parameter == "players":
+        return f"--players must be {error.accepted} (Bunny Kingdom is for 2 to 4 players), not {error.value!r}"
+    if error.parameter == "policy" and isinstance(error.value, int):  # how many --policy options
+        return f"--policy is given {error.value} times; give it once (every seat) or once per seat ({players})"
+    return f"--{error.parameter} must be {error.accepted}, not {error.value!r}"
 
 
 def write_games(game: tuple[int, int, list[str]], games: int, folder: Path, jobs: int) -> None:

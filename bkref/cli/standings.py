@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from bkref.cli.app import DaskOption, app, on_runner
+from bkref.cli.app import DaskOption, app, fail, on_runner
 
 
 class StandingsFormat(StrEnum):
@@ -43,17 +43,29 @@ def standings(
 ) -> None:
     """Who won many games: every game's scores, then wins and scores by player, seat and parchment.
 
+    A path that is no log (a missing file, a folder with no *.jsonl below it) is an
+    error line, and no standings are printed: they would be of other games than those
+    asked for.
+
     Exit status: that of validate on the same logs (0 all legal, 1 an illegal
     game, 2 an unreadable one or bad usage).
     """
-    from bkref.io.referee import log_paths
+    from bkref.io.diagnostics import printable
+    from bkref.io.referee import Report, log_paths
     from bkref.io.standings import exit_status, to_csv, to_json
     from bkref.io.standings import standings as standings_of
     from bkref.views.progress import progress
 
-    items = list(log_paths(paths))
-    with on_runner(jobs, dask) as run, progress(len(items), "standings") as advance:
-        result = standings_of(items, include_illegal, run, advance)
+    logs, refused = [], []
+    for item in log_paths(paths):
+        if isinstance(item, Report):
+            refused.append(fail(printable(f"{item.path}: {item.diagnostics[0].message}")))
+        else:
+            logs.append(item)
+    if refused:
+        raise refused[-1]
+    with on_runner(jobs, dask) as run, progress(len(logs), "standings") as advance:
+        result = standings_of(logs, include_illegal, run, advance)
     if output is StandingsFormat.text:
         from bkref.views.standingsview import show
 

@@ -57,7 +57,7 @@ def validate(
     only for one log alone or with --verbose.
 
     With -, the log is read from standard input as it is written:
-    engine | bkref validate -, or tail -f game.jsonl | bkref validate --partial -.
+    engine | bkref validate -, or tail -n +1 -f game.jsonl | bkref validate --partial -.
 
     Exit status: 0 every log legal, 1 an illegal move or a mismatched expect,
     2 an unreadable log (F1) or bad usage.

@@ -233,7 +233,7 @@ def log_paths(paths: list[Path]) -> Iterator[Path | Report]:
         elif path.is_dir():
             found = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".jsonl" and p.is_file())
             if not found:
-                yield _refused(path, "is a folder with no *.jsonl log below it")
+                yield _refused(path, "no *.jsonl log in this folder or below it")
             yield from found
         elif path.exists():
             yield path

@@ -6,7 +6,7 @@ seat's harvest, parchment and final totals from the engine's own final score
 (``bkref.game.scoring``). ``aggregate`` reduces the records, in order, to a
 ``Standings`` (``bkref standings --format json``, whose schema is generated from these
 classes). Illegal and unreadable games are listed but left out of the aggregates,
-unless ``include_illegal`` counts the ones that reached a final score.
+unless ``include_illegal`` counts the illegal ones that reached a final score.
 
 >>> from pathlib import Path
 >>> record = game_record(Path("replays/2p-ann-bob.jsonl"))
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Final, Literal
 
 import msgspec
 
-from bkref.io.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, EXIT_UNREADABLE, Diagnostic
+from bkref.io.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, EXIT_UNREADABLE, Diagnostic, printable
 from bkref.io.referee import Report, check
 
 if TYPE_CHECKING:
@@ -160,17 +160,19 @@ def record_of(report: Report) -> GameRecord:
     )
 
 
-def game_record(item: Path | Report) -> GameRecord:
-    """The record of one log (a ``Path``), or of a path refused before reading (a ``Report``).
+def game_record(path: Path) -> GameRecord:
+    """The record of the log at ``path``.
 
     A pure function of the log, picklable, so it maps onto processes or a cluster.
     """
-    return record_of(item if isinstance(item, Report) else check(item))
+    return record_of(check(path))
 
 
 def counts(record: GameRecord, include_illegal: bool) -> bool:
-    """Whether ``record`` is counted in the aggregates."""
-    return record.scored and (include_illegal or record.status == "legal")
+    """Whether ``record`` is counted in the aggregates: a legal game with a final score, or
+    with ``include_illegal`` an illegal one. An unreadable game never is, even with a
+    final score: a line of it could not be read at all, so that score is not the game's."""
+    return record.scored and (record.status == "legal" or (include_illegal and record.status == "illegal"))
 
 
 def aggregate(records: list[GameRecord], include_illegal: bool) -> Standings:
@@ -233,14 +235,12 @@ def aggregate(records: list[GameRecord], include_illegal: bool) -> Standings:
     )
 
 
-def standings(
-    items: Sequence[Path | Report], include_illegal: bool, run: Runner, advance: Callable[[], None]
-) -> Standings:
-    """The standings of the logs ``items`` (from ``log_paths``): one record per log made by
-    ``run`` (this process, processes or a cluster), then reduced there; ``advance`` is
-    called after each record."""
+def standings(paths: Sequence[Path], include_illegal: bool, run: Runner, advance: Callable[[], None]) -> Standings:
+    """The standings of the logs at ``paths``: one record per log made by ``run`` (this
+    process, processes or a cluster), then reduced there; ``advance`` is called after
+    each record."""
     records = []
-    for record in run.map(game_record, items):
+    for record in run.map(game_record, paths):
         records.append(record)
         advance()
     return run.reduce(aggregate, records, include_illegal)
@@ -258,33 +258,54 @@ CSV_HEADER: Final = [
     "status",
     "rule",
     "line",
-    "players",
-    *(f"seat{n}_{column}" for n in range(1, MAX_SEATS + 1) for column in ("player", "harvest", "parchments", "total")),
-    "winners",
+    *(
+        f"seat{n}_{column}"
+        for n in range(1, MAX_SEATS + 1)
+        for column in ("player", "harvest", "parchments", "total", "won")
+    ),
 ]
-"""The CSV columns: one row per game, four columns per seat (empty for the seats a game lacks)."""
+"""The CSV columns: one row per game, five columns per seat (empty for the seats a game lacks).
+
+A player's name is in one cell of its own, never joined with others': a name may hold
+any character, so no separator could split a list of names back."""
+
+FORMULA_STARTS: Final = ("=", "+", "-", "@")
+"""What a spreadsheet reads as the start of a formula (OWASP's list for CSV injection; its
+tab and carriage return never start a cell here: they are escaped)."""
+
+
+def text_cell(text: str) -> str:
+    """``text`` from a log or a path as a CSV cell that a spreadsheet shows as it is: every
+    character outside printable text escaped as validate prints it (``\\t``, ``\\r``,
+    ``\\x1b``), and a leading ``'`` on a cell that could start a formula (OWASP's advice
+    against CSV injection).
+
+    >>> text_cell("=HYPERLINK(1)"), text_cell("-1+1"), text_cell(chr(9) + "=1"), text_cell("Bob, Jr.")
+    ("'=HYPERLINK(1)", "'-1+1", '\\\\t=1', 'Bob, Jr.')
+    """
+    text = printable(text)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def to_csv(standings: Standings) -> str:
-    """``bkref standings --format csv``: a header row, then one row per game, in input order."""
+    """``bkref standings --format csv``: a header row, then one row per game, in input order.
+
+    Each seat has its player (as soon as the game event is read), harvest, parchment and
+    final totals, and ``won`` (1 or 0) once the game has a final score. The file and
+    the players are ``text_cell``s.
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_HEADER)
     for r in standings.games:
         problem = r.first_problem
+        scores = {s.player: s for s in r.seats}
         seats: list[object] = []
-        for s in r.seats:
-            seats += [s.player, s.harvest, s.parchment_total, s.total]
-        seats += [""] * (4 * MAX_SEATS - len(seats))
+        for p in r.players:
+            s = scores.get(p)
+            seats += [text_cell(p), *((s.harvest, s.parchment_total, s.total, int(p in r.winners)) if s else [""] * 4)]
+        seats += [""] * (5 * MAX_SEATS - len(seats))
         writer.writerow(
-            [
-                r.file,
-                r.status,
-                problem.rule if problem else "",
-                problem.line if problem else "",
-                " ".join(r.players),
-                *seats,
-                " ".join(r.winners),
-            ]
+            [text_cell(r.file), r.status, problem.rule if problem else "", problem.line if problem else "", *seats]
         )
     return out.getvalue()

@@ -1,4 +1,5 @@
-"""A progress bar for long runs, on standard error, only where a person watches it.
+"""A progress bar for long runs, on standard error, only where a person watches it: the
+steps done, the time elapsed and the time left.
 
 The bar shows on a terminal, once a run has lasted ``DELAY`` seconds; never in a pipe,
 a file, or CI (the ``CI`` environment variable set, as CI services do). While it is
@@ -94,7 +95,9 @@ def progress(total: int, label: str, *, stream: TextIO | None = None) -> Iterato
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
+        TextColumn("elapsed,"),
         TimeRemainingColumn(),
+        TextColumn("left"),
         console=Console(file=stream, highlight=False),
         transient=True,
         redirect_stdout=False,

@@ -61,17 +61,25 @@ def spread(s: PlayerStanding, low: int, high: int, width: int = BAR) -> str:
 
 
 def _result(record: GameRecord) -> str:
+    """A game's result: its status, and its first problem's rule and line with how many more.
+
+    >>> from bkref.io.diagnostics import Diagnostic
+    >>> first = Diagnostic("g.jsonl", 3, "pick", "D2", "ann keeps J10, which is not in ann's hand")
+    >>> _result(GameRecord("g.jsonl", "illegal", 6, first, ["ann", "bob"], [], []))
+    'illegal: D2 line 3, 5 more problems'
+    """
     problem = record.first_problem
     if problem is None:
         return record.status
     where = f" line {problem.line}" if problem.line else ""
-    more = f" +{record.problems - 1}" if record.problems > 1 else ""
+    more = f", {count(record.problems - 1, 'more problem')}" if record.problems > 1 else ""
     return f"{record.status}: {problem.rule}{where}{more}"
 
 
 def _games(standings: Standings) -> Text:
-    files = [r.file for r in standings.games]
-    folder = os.path.commonpath([os.path.dirname(f) for f in files]) if len(files) > 1 else ""
+    folders = [os.path.dirname(r.file) for r in standings.games]
+    same_kind = len({os.path.isabs(f) for f in folders}) == 1  # a common folder of relative and absolute paths: none
+    folder = os.path.commonpath(folders) if len(folders) > 1 and same_kind else ""
     rows: list[tuple[list[str], str | None]] = []
     for r in standings.games:
         style = None if counts(r, standings.include_illegal) else "dim"
@@ -171,7 +179,7 @@ def header(standings: Standings) -> str:
     """The first line: how many games were read, counted and left out."""
     line = f"Standings of {count(len(standings.games), 'game')}: {standings.counted} counted"
     if standings.left_out:
-        reason = "without a final score" if standings.include_illegal else "illegal, unreadable or unfinished"
+        reason = "unreadable or unfinished" if standings.include_illegal else "illegal, unreadable or unfinished"
         line += f", {standings.left_out} left out ({reason})"
     return line
 
