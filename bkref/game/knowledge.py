@@ -6,8 +6,9 @@ This is the one implementation of I1-I6; every consumer that shows a game to one
 ``view(state, player)`` is the position as ``player`` sees it: a small read-only object
 that holds the live state and copies nothing; each property reads the state when asked
 and returns an immutable value (a tuple, a frozen record, a read-only mapping), so a view
-costs next to nothing until it is read. It is the view of the position *now*: keep the
-values it gives, not the view, when the game goes on. ``View.struct()`` gives the whole
+costs next to nothing until it is read. It follows the live state: read later, it gives
+the later position, as the same player sees it then, so one view per seat can serve a
+whole game; the values it gives do not change. ``View.struct()`` gives the whole
 view at once as one msgspec object (``bkref.game.seen.SeenView``, JSON Schema
 ``schemas/bkref-view-1.schema.json``): what a bot program is sent.
 
@@ -80,15 +81,9 @@ def seen_pick(pick: Pick, player: str) -> SeenPick:
 # -- the view ------------------------------------------------------------------------
 
 
-def view(state: State, player: str) -> View:
-    """The position of ``state`` as ``player`` sees it (I1-I6); ``ValueError`` if ``player`` has no seat."""
-    if player not in state.left:
-        raise ValueError(f"{player!r} is not a player of this game ({', '.join(state.players) or 'no game yet'})")
-    return View(state, player)
-
-
 class View:
-    """The position as one player sees it: read-only, typed, computed only when read (see the module).
+    """The position of ``state`` as ``player`` sees it: read-only, typed, computed only when read (see
+    the module); ``ValueError`` if ``player`` has no seat. ``view(state, player)`` is the same.
 
     The fields of BOT-PROTOCOL.md's view: ``round``, ``turn``, ``phase``; the player's own
     ``hand``, ``parchments`` and ``reserve`` size; for every player ``squares``,
@@ -102,6 +97,8 @@ class View:
     __slots__ = ("_state", "player")
 
     def __init__(self, state: State, player: str) -> None:
+        if player not in state.left:
+            raise ValueError(f"{player!r} is not a player of this game ({', '.join(state.players) or 'no game yet'})")
         self._state = state
         self.player = player
 
@@ -300,6 +297,10 @@ class View:
             revealed=None if revealed is None else {p: list(cards) for p, cards in revealed.items()},
             copies=None if copies is None else {p: dict(chosen) for p, chosen in copies.items()},
         )
+
+
+view: Final = View
+"""``view(state, player)``: the position of ``state`` as ``player`` sees it (a ``View``)."""
 
 
 # -- the seen events -----------------------------------------------------------------
