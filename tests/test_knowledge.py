@@ -313,6 +313,43 @@ def test_a_log_that_skips_a_pick_reveals_the_turn_at_the_next_event() -> None:
     assert seer.held == 1
 
 
+def test_a_log_out_of_order_keeps_the_turns_picks_held_until_the_engine_closes_the_turn() -> None:
+    events = events_of(BUNDLED[1])
+    game, deal, ann, bob, cid = events[:5]
+    seer = Seer("cid")
+    for event in (game, deal, ann):
+        seer.see(event)
+    stray = [
+        Draw(round=1, turn=1, player="ann", cards=["A1", "A2"]),  # D4: before every pick is in
+        Pick(round=1, turn=1, player="ann", keep=["A1", "A2"]),  # T1: a second pick
+        Pick(round=1, turn=1, player="zed", keep=["A1", "A2"]),  # F1: no seat
+        Pick(round=2, turn=3, player="bob", keep=["A1", "A2"]),  # T1: another round
+        Build(round=1, player="ann", card="city1", at=["F8"]),  # T1: no construction yet
+    ]
+    assert [len(seer.see(event)) for event in stray] == [1, 0, 0, 0, 1]
+    assert seer.held == 4 and seer.see(bob) == []
+    assert [e.player for e in seer.see(cid)] == ["ann", "ann", "bob", "bob", "cid", "zed"]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("path", sorted((REPLAYS / "illegal").glob("*.jsonl")), ids=lambda p: p.stem)
+def test_no_pick_of_an_illegal_log_is_seen_before_the_engine_plays_its_turn(path: Path) -> None:
+    events = events_of(path)
+    if not events or not isinstance(events[0], Game) or not 2 <= len(events[0].players) <= 4:
+        return
+    for player in events[0].players:
+        state, seer = State(), Seer(player)
+        for k, event in enumerate(events):
+            state.play(event)
+            for seen in seer.see(event):
+                if isinstance(seen, bkref.Pick | knowledge.SeenPick) and seen.player != player:
+                    turn_over = (
+                        state.phase != "exploring"
+                        or (seen.round, seen.turn) < (state.round, state.turn)
+                        or len(state.picks) == state.seats
+                    )
+                    assert turn_over, (k, player, seen)
+
+
 def test_bkref_seen_reads_any_source() -> None:
     text = BUNDLED[0].read_text()
     assert bkref.seen(text, "bob") == bkref.seen(BUNDLED[0], "bob") == seen_events(events_of(BUNDLED[0]), "bob")

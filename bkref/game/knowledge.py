@@ -311,18 +311,22 @@ class Seer:
 
     ``see(event)`` gives the seen events that ``event`` lets through, in the order of the
     game: one for most events; none for a pick that is not the turn's last; the turn's
-    picks in seat order at its last pick (or, in a log that skips a pick, at the next
-    event). ``held`` is how many picks wait. Builds, harvests and the end are the log's
-    own event objects.
+    picks in seat order at its last pick. A log that skips a pick reveals the turn where
+    the engine closes it (T1): at a pick of a later turn of the round, or the next deal;
+    until then, in a log out of order, the other events pass and the picks stay held.
+    ``held`` is how many picks wait. Builds, harvests and the end are the log's own
+    event objects.
     """
 
-    __slots__ = ("_held", "_seats", "_turn", "player")
+    __slots__ = ("_held", "_picked", "_seats", "_turn", "_turns", "player")
 
     def __init__(self, player: str) -> None:
         self.player = player
         self._seats: dict[str, int] = {}
+        self._turns = 0  # turns per round
         self._held: list[Pick] = []
-        self._turn: tuple[int, int] = (0, 0)
+        self._picked: set[str] = set()  # the seats with a pick of the held turn
+        self._turn: tuple[int, int] = (0, 0)  # the held turn: round, turn
 
     @property
     def held(self) -> int:
@@ -333,35 +337,43 @@ class Seer:
         """The seen events ``event`` lets through (see the class)."""
         if type(event) is Pick:
             return self._pick(event)
-        out: list[SeenEvent] = self._release() if self._held else []
         if type(event) is Build or type(event) is Harvest or type(event) is End:
-            out.append(event)
-        elif type(event) is Draw:
+            return [event]
+        if type(event) is Draw:
             cards = event.cards if event.player == self.player else _unseen(event.cards)
-            out.append(SeenDraw(event.round, event.turn, event.player, list(cards)))
-        elif type(event) is Deal:
+            return [SeenDraw(event.round, event.turn, event.player, list(cards))]
+        if type(event) is Deal:
+            out: list[SeenEvent] = self._release() if self._held and event.round == self._turn[0] + 1 else []
             out.append(self._deal(event))
-        elif type(event) is Game:
+            return out
+        if type(event) is Game:
+            seats = State()
+            seats.seat(tuple(event.players))
             self._seats = {p: i for i, p in enumerate(event.players)}
+            self._turns = seats.turns_per_round
             deck = None if event.deck is None else [None] * len(event.deck)
-            out.append(SeenGame(event.format, list(event.players), deck, event.rulings))
-        return out
+            return [SeenGame(event.format, list(event.players), deck, event.rulings)]
+        return []
 
     def _pick(self, pick: Pick) -> list[SeenEvent]:
         out: list[SeenEvent] = []
         when = (pick.round, pick.turn)
-        if self._held and when != self._turn:
-            out = self._release()
-        self._turn = when
-        held = self._held
-        held.append(pick)
-        if len(held) >= len(self._seats) and len({p.player for p in held}) >= len(self._seats):
-            out += self._release()
+        if self._held and when[0] == self._turn[0] and self._turn[1] < when[1] <= self._turns:
+            out = self._release()  # the engine closes the held turn (T1)
+        if not self._held:
+            self._turn = when
+        self._held.append(pick)
+        if when == self._turn and pick.player in self._seats:
+            picked = self._picked
+            picked.add(pick.player)
+            if len(picked) == len(self._seats):
+                out += self._release()
         return out
 
     def _release(self) -> list[SeenEvent]:
         """The held picks, revealed: in seat order (a name that is no seat last), each as the player sees it."""
         held, self._held = self._held, []
+        self._picked = set()
         seats, last = self._seats, len(self._seats)
         held.sort(key=lambda pick: seats.get(pick.player, last))
         return [seen_pick(pick, self.player) for pick in held]
