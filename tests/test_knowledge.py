@@ -203,6 +203,17 @@ def test_everything_public_is_in_the_view_at_every_event(players: int) -> None:
                 validator.validate(json.loads(msgspec.json.encode(seen.struct())))
 
 
+@pytest.mark.parametrize("path", sorted((REPLAYS / "illegal").glob("*.jsonl")), ids=lambda p: p.stem)
+def test_every_view_of_an_illegal_log_is_made_whole(path: Path) -> None:
+    """The view reads any state the engine leaves, refused picks and closed gaps included."""
+    state = State()
+    for event in events_of(path):
+        state.play(event)
+        for p in state.players:
+            seen = view(state, p).struct()
+            assert seen.player == p and set(seen.seats) == set(state.players)
+
+
 # -- the seen events --------------------------------------------------------------------
 
 
