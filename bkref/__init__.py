@@ -24,8 +24,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from bkref.game.engine import Due, History, State, Violation, apply
     from bkref.game.events import Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
+    from bkref.game.knowledge import Seer, View, view
     from bkref.game.moves import Move, builds, declarations, ends, harvests, legal_moves, picks
     from bkref.game.results import Fief
+    from bkref.game.seen import SeenEvent
     from bkref.io.breakdown import Breakdown
     from bkref.io.breakdown import breakdown as score
     from bkref.io.diagnostics import Diagnostic
@@ -50,6 +52,9 @@ _WHERE = {
     "Harvest": "bkref.game.events",
     "Pick": "bkref.game.events",
     "Rulings": "bkref.game.events",
+    "Seer": "bkref.game.knowledge",
+    "View": "bkref.game.knowledge",
+    "view": "bkref.game.knowledge",
     "Fief": "bkref.game.results",
     "Move": "bkref.game.moves",
     "builds": "bkref.game.moves",
@@ -91,8 +96,10 @@ __all__ = [
     "Record",
     "Report",
     "Rulings",
+    "Seer",
     "State",
     "Step",
+    "View",
     "Violation",
     "__version__",
     "apply",
@@ -106,7 +113,20 @@ __all__ = [
     "play",
     "read",
     "score",
+    "seen",
+    "view",
 ]
+
+
+def seen(log: LogSource, player: str) -> list[SeenEvent]:
+    """The events of ``log`` (any source ``read`` takes) as ``player`` saw them (RULES.md I1-I6):
+    every card they may not know is None (``bkref.game.knowledge.seen_events``). Lines that
+    are not events are left out."""
+    from bkref.game.knowledge import seen_events
+    from bkref.io.logfile import Record
+    from bkref.io.sources import read
+
+    return seen_events((item.event for item in read(log) if isinstance(item, Record)), player)
 
 
 def __getattr__(name: str) -> Any:

@@ -15,6 +15,8 @@ target (issues 6 and 15):
 - the cold start of ``bkref validate`` on one small log, from process start, in each build;
 - peak memory of ``bkref validate`` on a folder of logs and on one four times larger;
 - the time per line of a log padded with 200,000 blank and comment lines;
+- with ``--knowledge`` (instead of the rest), what a player's view costs at a decision beside
+  the engine's time for an event, and a seen log beside validate (issue 26);
 - with ``--instructions``, the instructions one 4-player game costs validate and decode in
   each build, and their ratio, counted by valgrind's callgrind: the same on every run
   whatever the machine's load, where the timings vary.
@@ -293,6 +295,57 @@ def page_figures(logs: list[Path], repeat: int, folder: Path) -> None:
     line("replay --html: open in Chromium, slowest", f"{slowest * 1e3:.0f} ms", "< 1 s", slowest < 1)
 
 
+def knowledge_figures(four: list[Path], repeat: int) -> None:
+    """What a player's view costs at each pick of the 4-player games, made during the replay
+    (the state is the one the engine just played; 10 times, so that the difference with the
+    plain replay stands out of the noise), beside the engine's mean time for one event; and
+    each game's seen log (read, seen, written as JSON lines) beside validate."""
+    from bkref.game.engine import State
+    from bkref.game.events import Pick
+    from bkref.game.knowledge import seen_events, view
+
+    decode, encode = msgspec.json.Decoder(Event).decode, msgspec.json.encode
+    logs = [[decode(raw) for raw in path.read_bytes().splitlines()] for path in four]
+    events = sum(map(len, logs))
+    picks = sum(isinstance(event, Pick) for events in logs for event in events)
+
+    def replay(looking: Callable[[State, str], object] | None) -> None:
+        for log in logs:
+            state = State()
+            for event in log:
+                if looking is not None and type(event) is Pick:
+                    for _ in range(10):
+                        looking(state, event.player)
+                state.play(event)
+
+    plain, made, read, whole = best_in_turn(
+        repeat,
+        lambda: replay(None),
+        lambda: replay(view),
+        lambda: replay(lambda state, player: view(state, player).hand),
+        lambda: replay(lambda state, player: encode(view(state, player).struct())),
+    )
+    engine = plain / events
+    line("engine, 4 players: one event", f"{engine * 1e6:.2f} us")
+    for name, timed, target in (
+        ("view at a pick, made", made, True),
+        ("view at a pick, made and its hand read", read, False),
+        ("view at a pick, whole as JSON (bot protocol)", whole, False),
+    ):
+        cost = (timed - plain) / picks / 10
+        mark = cost <= 0.05 * engine if target else None
+        line(name, f"{cost * 1e6:.2f} us ({cost / engine:.1%})", "<= 5 % of an event" if target else "", mark)
+
+    def seen_logs() -> None:
+        for path in four:
+            events = [decode(raw) for raw in path.read_bytes().splitlines()]
+            b"".join(encode(seen) + b"\n" for seen in seen_events(events, "ann"))
+
+    seen, validate = best_in_turn(repeat, seen_logs, lambda: validate_all(four))
+    line("seen log, 4 players (read, see, write)", f"{seen / len(four) * 1e3:.3f} ms/game")
+    line("seen log / validate", f"{seen / validate:.2f} x", "<= 1 x", seen <= validate)
+
+
 def count(folder: Path, work: str, runs: int) -> None:
     """``work`` (validate or decode) on the 4-player games in ``folder``: once, then ``runs``
     times more (the instructions of those runs are what ``instructions_per_game`` counts)."""
@@ -339,6 +392,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per player count (default 40)")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs; the best is kept (default 5)")
+    parser.add_argument(
+        "--knowledge", action="store_true", help="only the view and seen-log figures (issue 26), in this process"
+    )
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process's folder
     parser.add_argument(
         "--instructions", action="store_true", help="also count instructions with valgrind (a few minutes)"
@@ -357,6 +413,10 @@ def main() -> None:
     if args.throughput:
         throughput(args.throughput, args.repeat)
         cold_start(args.repeat)
+        return
+    if args.knowledge:
+        with tempfile.TemporaryDirectory() as tmp:
+            knowledge_figures(make_games(Path(tmp), args.games)[4], args.repeat)
         return
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()

@@ -6,6 +6,8 @@
 'move'
 >>> RULES["H4"].checked_by
 'expect'
+>>> RULES["I3"].checked_by
+'information'
 """
 
 from __future__ import annotations
@@ -32,9 +34,12 @@ class Rule:
 
     @property
     def checked_by(self) -> str:
-        """``move`` for rules a log's events can break, ``expect`` for computed ones, ``ruling`` for R1-R6."""
+        """``move`` for rules a log's events can break, ``expect`` for computed ones, ``ruling`` for
+        R1-R6, ``information`` for I1-I6 (what each player may know: ``bkref.game.knowledge``)."""
         if self.id.startswith("R"):
             return "ruling"
+        if self.id.startswith("I"):
+            return "information"
         return "expect" if self.id in COMPUTED else "move"
 
 
@@ -86,6 +91,7 @@ def _finish(rules: dict[str, Rule]) -> dict[str, Rule]:
         *(f"C{i}" for i in range(1, 9)),
         *(f"H{i}" for i in range(1, 5)),
         *(f"E{i}" for i in range(1, 10)),
+        *(f"I{i}" for i in range(1, 7)),
         *(f"R{i}" for i in range(1, 7)),
         "F1",
         "X1",

@@ -170,7 +170,7 @@ def sarif(diagnostics: list[Diagnostic]) -> dict[str, object]:
     """A SARIF 2.1.0 log: one rule per rule id (its RULES.md text), one result per diagnostic."""
     from bkref.game.rules import RULES
 
-    rule_ids = [rule_id for rule_id, rule in sorted(RULES.items()) if rule.checked_by != "ruling"]
+    rule_ids = [rule_id for rule_id, rule in sorted(RULES.items()) if rule.checked_by in ("move", "expect")]
     index = {rule_id: i for i, rule_id in enumerate(rule_ids)}
     rules = [
         {

@@ -2,7 +2,9 @@
 
 ``log_schema`` describes one line of a ``bkref/1`` log (``bkref.game.events``),
 ``score_schema`` the output of ``bkref score --format json`` (``bkref.io.breakdown``),
-``standings_schema`` that of ``bkref standings --format json`` (``bkref.io.standings``).
+``standings_schema`` that of ``bkref standings --format json`` (``bkref.io.standings``),
+``view_schema`` and ``seen_schema`` what one player sees: the view of a position and the
+seen events (``bkref.game.seen``).
 ``bkref schema``, ``bkref schema --score`` and ``bkref schema --standings`` print them.
 """
 
@@ -13,6 +15,7 @@ from typing import Any
 import msgspec
 
 from bkref.game.events import FORMAT, Event
+from bkref.game.seen import SEEN_FORMAT, VIEW_FORMAT, SeenEvent, SeenView
 from bkref.io.breakdown import SCORE_FORMAT, Breakdown
 from bkref.io.standings import STANDINGS_FORMAT, Standings
 
@@ -54,4 +57,23 @@ def standings_schema() -> str:
         f"{STANDINGS_FORMAT} standings",
         "Many bkref/1 games at once: each game's verdict and scores, then wins and scores by player, "
         "seat and parchment over the games counted (bkref standings --format json).",
+    )
+
+
+def view_schema() -> str:
+    """The schema of the view of one player (``View.struct()``), as stable JSON text."""
+    return _document(
+        msgspec.json.schema(SeenView),
+        f"{VIEW_FORMAT} view",
+        "The position of a bkref/1 game as one player sees it (RULES.md I1-I6; BOT-PROTOCOL.md, views).",
+    )
+
+
+def seen_schema() -> str:
+    """The schema of one seen event (``bkref.game.knowledge.Seer``), as stable JSON text."""
+    return _document(
+        msgspec.json.schema(SeenEvent),
+        f"{SEEN_FORMAT} seen event",
+        "One event of a bkref/1 game as one player sees it: every card that player may not know "
+        "is null, the nulls last in their list (RULES.md I1-I6; BOT-PROTOCOL.md, seen events).",
     )

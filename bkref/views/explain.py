@@ -61,7 +61,16 @@ def explain(rule_id: str) -> str:
             )
         )
         return "\n".join(lines) + "\n"
-    elif rule.id in COMPUTED:
+    if rule.checked_by == "information":
+        lines.append(
+            textwrap.fill(
+                "Not a move: it says what one player may know. No log breaks it; bkref gives a "
+                "player, and a bot playing that seat, only what it allows (bkref.view, bkref.seen).",
+                WIDTH,
+            )
+        )
+        return "\n".join(lines) + "\n"
+    if rule.id in COMPUTED:
         lines.append(
             textwrap.fill(
                 f"No single event breaks {rule.id}: it is part of how the referee counts. "
@@ -76,9 +85,14 @@ def explain(rule_id: str) -> str:
 
 def listing() -> str:
     """Every rule id with its title and how the referee checks it."""
-    how = {"move": "checked on each event", "expect": "counted; shown by X1", "ruling": "a ruling"}
+    how = {
+        "move": "checked on each event",
+        "expect": "counted; shown by X1",
+        "information": "what a player may know",
+        "ruling": "a ruling",
+    }
     rows = [
         f"{rule.id:<3} {rule.title:<24} {how[rule.checked_by]}"
-        for rule in sorted(RULES.values(), key=lambda r: ("TSDPCHEFXR".index(r.id[0]), int(r.id[1:])))
+        for rule in sorted(RULES.values(), key=lambda r: ("TSDPCHEIFXR".index(r.id[0]), int(r.id[1:])))
     ]
     return "\n".join(rows) + "\n"
