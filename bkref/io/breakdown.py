@@ -33,7 +33,7 @@ from bkref.game.results import Fief, FinalScore, PlayerScore
 from bkref.game.scoring import RULING_IDS
 from bkref.io.diagnostics import Diagnostic
 from bkref.io.referee import play
-from bkref.io.sources import LogSource, name_of
+from bkref.io.sources import LogSource
 
 SCORE_FORMAT: Final = "bkref-score/1"
 if TYPE_CHECKING:  # mypy reads plain strings; the schema has the Literals built from the data
@@ -219,21 +219,20 @@ def breakdown(source: LogSource, label: str | None = None) -> Breakdown:
     running: Counter[str] = Counter()
     state = State()
     final = None
-    for item in play(source, label, partial=True):
-        if isinstance(item, Diagnostic):
-            diagnostics.append(item)
-            continue
-        diagnostics.extend(item.diagnostics)
-        state = item.state
+    played = play(source, label, partial=True)
+    for step in played:
+        diagnostics.extend(step.diagnostics)
+        state = step.state
         if len(state.harvests) > len(rounds):
-            rounds.append(_round(item.line, state, running))
-        elif isinstance(item.event, End) and final is None:
+            rounds.append(_round(step.line, state, running))
+        elif isinstance(step.event, End) and final is None:
             explained = state.final_explained()  # None when the end event was refused
             if explained is not None:
-                final = final_breakdown(item.line, explained)
+                final = final_breakdown(step.line, explained)
+    diagnostics.extend(played.after)
     return Breakdown(
         format=SCORE_FORMAT,
-        file=label if label is not None else name_of(source),
+        file=played.name,
         players=list(state.players),
         player=None,
         complete=state.complete,
