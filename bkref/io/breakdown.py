@@ -145,13 +145,13 @@ class Breakdown(msgspec.Struct):
         )
 
 
-def _fief(fief: Fief, cities: int) -> FiefScore:
+def _fief_score(fief: Fief, cities: int) -> FiefScore:
     """``fief`` as scored, on a board whose cities stand on the squares ``cities`` (a bitmask)."""
     held = (mask(fief.squares) & cities).bit_count()
     return FiefScore(list(fief.squares), held, fief.strength, list(fief.resources), fief.wealth, fief.carrots)
 
 
-def _round(line: int, state: State, running: Counter[str]) -> RoundScore:
+def _round_score(line: int, state: State, running: Counter[str]) -> RoundScore:
     """The harvest just played on ``state`` (its position is still the harvest's own).
 
     The harvest is the round's ``harvest`` event, or the engine's harvest of a round the
@@ -169,7 +169,7 @@ def _round(line: int, state: State, running: Counter[str]) -> RoundScore:
             for sq in sorted(position.declared, key=BOARD_ORDER.__getitem__)
             if position.owner.get(sq) == p
         }
-        players[p] = HarvestScore([_fief(f, cities) for f in fiefs], posts, carrots, running[p])
+        players[p] = HarvestScore([_fief_score(f, cities) for f in fiefs], posts, carrots, running[p])
     return RoundScore(len(state.harvests), line, players)
 
 
@@ -224,7 +224,7 @@ def breakdown(source: LogSource, label: str | None = None) -> Breakdown:
         diagnostics.extend(step.diagnostics)
         state = step.state
         if len(state.harvests) > len(rounds):
-            rounds.append(_round(step.line, state, running))
+            rounds.append(_round_score(step.line, state, running))
         elif isinstance(step.event, End) and final is None:
             explained = state.final_explained()  # None when the end event was refused
             if explained is not None:

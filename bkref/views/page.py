@@ -106,7 +106,7 @@ def _log_line(index: int, step: Step, words: str) -> str:
 
 def _data(steps: Sequence[Step], start: int) -> tuple[str, list[str]]:
     """The script's data (JSON, safe inside a script element) and the log's lines."""
-    squares, overlays, panels = _Pool(), _Pool(), _Pool()
+    square_drawings, overlays, panels = _Pool(), _Pool(), _Pool()
     harvests: list[str] = []
     first = steps[0].state
     seats = {p: i for i, p in enumerate(first.players)}
@@ -126,7 +126,7 @@ def _data(steps: Sequence[Step], start: int) -> tuple[str, list[str]]:
             final += "".join(_html(parchments(p, s)) for p, s in explained.players.items())
         shown.append(
             {
-                "sq": [squares(square(position, sq, seats, letters, TOP)) for sq in SQUARES],
+                "sq": [square_drawings(square(position, sq, seats, letters, TOP)) for sq in SQUARES],
                 "mk": overlays(marks(position, changed_squares(before, state), TOP)),
                 "pl": panels(table_html(players_table(state))),
                 "hv": len(state.harvests),
@@ -139,7 +139,7 @@ def _data(steps: Sequence[Step], start: int) -> tuple[str, list[str]]:
         before = state
     data = {
         "start": start,
-        "squares": squares.pieces,
+        "squares": square_drawings.pieces,
         "marks": overlays.pieces,
         "panels": panels.pieces,
         "harvests": harvests,

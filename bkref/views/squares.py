@@ -114,7 +114,7 @@ def square_text(position: Position, square: str, letters: dict[str, str]) -> str
 def changed_squares(before: State, after: State) -> frozenset[str]:
     """The squares an event claimed, built on or freed: the last move, to mark on the board."""
     old, new = before.position, after.position
-    squares = old.owner.keys() | new.owner.keys() | old.building.keys() | new.building.keys()
+    held = old.owner.keys() | new.owner.keys() | old.building.keys() | new.building.keys()
     return frozenset(
-        sq for sq in squares if old.owner.get(sq) != new.owner.get(sq) or old.building.get(sq) != new.building.get(sq)
+        sq for sq in held if old.owner.get(sq) != new.owner.get(sq) or old.building.get(sq) != new.building.get(sq)
     )
