@@ -99,10 +99,6 @@ def harvest_index(steps: Sequence[Step], round_: int) -> int:
     raise NoHarvest(round_, steps[-1].state.where())
 
 
-BY = ("event", "turn", "round")
-"""What one move goes over (``--by``)."""
-
-
 def _group(event: Event) -> tuple[object, ...] | None:
     """The turn or construction an event belongs to; None for an event that stands alone."""
     if isinstance(event, Pick | Draw):
