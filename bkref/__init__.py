@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from bkref.io.breakdown import breakdown as score
     from bkref.io.diagnostics import Diagnostic
     from bkref.io.logfile import Problem, Record
-    from bkref.io.referee import Report, Step, check, play
+    from bkref.io.referee import NoEvent, Playing, Report, Step, check, play
     from bkref.io.sources import LogSource, read
 
     __version__: str
@@ -68,6 +68,8 @@ _WHERE = {
     "Diagnostic": "bkref.io.diagnostics",
     "Problem": "bkref.io.logfile",
     "Record": "bkref.io.logfile",
+    "NoEvent": "bkref.io.referee",
+    "Playing": "bkref.io.referee",
     "Report": "bkref.io.referee",
     "Step": "bkref.io.referee",
     "check": "bkref.io.referee",
@@ -91,7 +93,9 @@ __all__ = [
     "History",
     "LogSource",
     "Move",
+    "NoEvent",
     "Pick",
+    "Playing",
     "Problem",
     "Record",
     "Report",

@@ -50,7 +50,7 @@ from bkref.game.moves import builds
 from bkref.io.batch import Local
 from bkref.io.referee import Step, check, check_item, play
 from bkref.io.standings import aggregate, game_record, to_json
-from bkref.views.stepper import load
+from bkref.views.navigation import load
 from bkref.views.viewer import Viewer, draw, renderer, screen
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
+from bkref.views.narration import stage
+from bkref.views.navigation import load
 from bkref.views.page import page as make_page
-from bkref.views.render import stage, tags
-from bkref.views.stepper import load
+from bkref.views.squares import seat_letters
 from tests.conftest import REPLAYS
 
 try:
@@ -173,7 +174,7 @@ def test_the_drawn_owners_match_every_position(open_page: Any) -> None:
     on the board are the engine's, and so are the players' squares and carrots and the
     number of harvests shown."""
     steps = load(FOUR)
-    letters = tags(steps[0].state.players)
+    letters = seat_letters(steps[0].state.players)
     tab = open_page(FOUR, 0)
     for i, step in enumerate(steps):
         assert shown(tab) == i + 1

@@ -33,7 +33,7 @@ from bkref.game.position import Position
 from bkref.game.results import FinalScore
 from bkref.game.scoring import MISSIONS, Holdings, final_score
 from bkref.io.logfile import Problem, Record, read_lines
-from bkref.io.referee import Report, Step, check, play
+from bkref.io.referee import Report, check, play
 from bkref.io.sources import blocks
 
 BOUNDED = settings(derandomize=True, deadline=None)
@@ -239,15 +239,28 @@ def test_a_log_read_in_blocks_is_checked_as_one_read_line_by_line(text: bytes) -
 def test_the_referee_plays_what_the_line_reader_reads(text: bytes) -> None:
     """The events decoded in runs, and the F1 problems, are those the line reader gives
     reading one line at a time, on the same lines."""
-    played, problems = [], []
-    for item in play(text, "log", partial=True):
-        if isinstance(item, Step):
-            played.append((item.line, item.event))
-        elif item.rule == "F1":
-            problems.append((item.line, item.message))
+    playing = play(text, "log", partial=True)
+    steps = list(playing)
+    played = [(step.line, step.event) for step in steps]
+    found = [d for step in steps for d in step.diagnostics] + playing.after
+    problems = [(d.line, d.message) for d in found if d.rule == "F1"]
     read = list(read_lines(io.BytesIO(text)))
     assert played == [(r.line, r.event) for r in read if isinstance(r, Record)]
     assert problems == [(p.line, p.message) for p in read if isinstance(p, Problem)]
+
+
+@settings(BOUNDED, max_examples=25)
+@given(damaged_logs(), st.booleans())
+def test_the_steps_of_a_play_carry_every_problem_of_the_check_once(text: bytes, partial: bool) -> None:
+    """``play`` gives the problems ``check`` finds, in the same order: each on the step of its
+    line, or of the next event for a line that is not one, and the rest in ``after``."""
+    playing = play(text, "log", partial=partial)
+    steps = list(playing)
+    assert [d for s in steps for d in s.diagnostics] + playing.after == check(text, "log", partial=partial).diagnostics
+    for before, step in zip([0] + [s.line for s in steps], steps):
+        assert all(before < d.line <= step.line for d in step.diagnostics)
+    if steps:  # after the last event: the lines after it, and the end of the log (T1) on its line
+        assert all(d.line > steps[-1].line or d.rule == "T1" for d in playing.after)
 
 
 def test_a_check_stopped_at_a_diagnostic_counts_only_the_events_played_by_then() -> None:

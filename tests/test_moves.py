@@ -310,3 +310,21 @@ def test_bkref_moves_of_a_missing_log(bkref, tmp_path: Path) -> None:
     result = bkref("moves", tmp_path / "none.jsonl")
     assert result.exit_code == 2
     assert result.stderr == f"bkref: error: {tmp_path / 'none.jsonl'}: no such file\n"
+
+
+def test_bkref_moves_at_the_last_event_leaves_out_the_lines_after_it(bkref, tmp_path: Path) -> None:
+    """The position after event N is the log cut there: a line that is not an event after the
+    last one is a problem of the whole log (status 2), not of the log up to event N."""
+    text = (REPLAYS / "worked-example.jsonl").read_text() + "not an event\n"
+    path = tmp_path / "game.jsonl"
+    path.write_text(text)
+    events = sum(isinstance(r, Record) for r in read(text))
+    at_last = bkref("moves", path, "--to", events, "--format", "json")
+    assert (at_last.exit_code, at_last.stderr) == (0, "")
+    whole = bkref("moves", path, "--format", "json")
+    last = len(text.splitlines())
+    assert (whole.exit_code, whole.stderr) == (
+        2,
+        f"{path}:{last}: F1 line {last} is not JSON: invalid character at column 5\n",
+    )
+    assert whole.stdout == at_last.stdout

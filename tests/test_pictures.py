@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from bkref.views.render import tags
-from bkref.views.stepper import load
+from bkref.views.navigation import load
+from bkref.views.squares import seat_letters
 from tests.conftest import REPLAYS, ROOT
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -61,7 +61,7 @@ def test_svg_shows_owners_buildings_and_the_last_move(bkref) -> None:
     drawn = {g.get("data-square"): g for g in root.iter(f"{SVG}g") if g.get("class") == "sq"}
     owners = {sq: g.get("data-owner") for sq, g in drawn.items() if g.get("data-owner")}
     assert owners == state.position.owner
-    letters = tags(state.players)
+    letters = seat_letters(state.players)
     for sq, g in drawn.items():
         shown = [t.text for t in g.iter(f"{SVG}text") if t.get("class") == "letter"]
         assert shown == ([letters[state.position.owner[sq]]] if sq in state.position.owner else [])
@@ -189,3 +189,24 @@ def test_the_readme_picture_is_the_commands_output(bkref) -> None:
     assert command in readme and "](docs/4p-round-3.svg)" in readme
     shown = bkref(*command.split()[1:-1], "-").stdout
     assert (ROOT / "docs" / "4p-round-3.svg").read_text(encoding="utf-8") == shown
+
+
+def test_the_terminal_the_pictures_and_the_pages_give_each_seat_one_colour(bkref, tmp_path: Path) -> None:
+    """Seat i's colour is the same in the picture's style, the page's tokens and the terminal's board."""
+    from rich.console import Console
+
+    from bkref.views.boardtext import board_text
+
+    log = REPLAYS / "4p-ann-bob-cid-dee.jsonl"
+    svg = bkref("replay", log, "--svg", "-").stdout
+    bkref("replay", log, "--html", tmp_path / "game.html")
+    html = (tmp_path / "game.html").read_text()
+    pictured = re.findall(r"\.s(\d)\{fill:(#[0-9A-Fa-f]{6})\}", svg)
+    assert [int(seat) for seat, _ in pictured] == [0, 1, 2, 3]
+    terminal = Console(color_system="truecolor", force_terminal=True, width=100)
+    with terminal.capture() as captured:
+        terminal.print(board_text(load(log)[-1].state))
+    for seat, colour in pictured:
+        assert f"span.s{seat}{{background:{colour}}}" in html
+        red, green, blue = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+        assert f"48;2;{red};{green};{blue}m" in captured.get(), (seat, colour)

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from bkref.views.scoreview import console
+from bkref.views.navigation import load
+from bkref.views.printout import show, typed_lines
 from bkref.views.screen import event_lines
-from bkref.views.stepper import load, show, typed_lines
+from bkref.views.terminal import console
 from tests.conftest import BKREF_COMMAND, ROOT
 
 # Paths as a user types them in the project's folder: the output names the log as given.
@@ -229,6 +230,35 @@ def test_bad_input_is_one_line_and_exit_2(bkref, args: list, message: str) -> No
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == f"bkref: error: {message}\n"
+
+
+def test_the_library_raises_errors_that_carry_values_and_leave_the_options_to_the_command() -> None:
+    """Finding a position raises errors with the values (the command words them with --to and
+    --round, as above); none of them names an option."""
+    from bkref.io.referee import NoEvent
+    from bkref.views.movelist import moves_at
+    from bkref.views.navigation import NoHarvest, NoSuchEvent, event_index, harvest_index
+
+    steps = load(WORKED)
+    with pytest.raises(NoSuchEvent) as past:
+        event_index(steps, 24)
+    with pytest.raises(NoSuchEvent) as past_moves:
+        moves_at(WORKED, None, 30)
+    with pytest.raises(NoHarvest) as unplayed:
+        harvest_index(steps, 2)
+    with pytest.raises(NoEvent) as empty:
+        load(b"\n")
+    with pytest.raises(NoEvent) as unreadable:
+        moves_at("not json\n", "notes.jsonl", None)
+    assert (past.value.number, past.value.events, past_moves.value.number, past_moves.value.events) == (24, 23, 30, 23)
+    assert (unplayed.value.round, unplayed.value.stops) == (2, "before the deal of round 2")
+    assert (empty.value.name, str(empty.value)) == (
+        "<bytes>",
+        "<bytes>:1: F1 the log holds no event: it needs at least a game event",
+    )
+    assert [d.text() for d in unreadable.value.diagnostics] == [str(unreadable.value)]
+    assert str(unreadable.value).startswith("notes.jsonl:1: F1 ")
+    assert not any("--" in str(e.value) for e in (past, past_moves, unplayed, empty, unreadable))
 
 
 def test_a_file_that_is_not_a_log_is_one_line_naming_the_file(bkref, tmp_path: Path) -> None:

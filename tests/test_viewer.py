@@ -22,8 +22,8 @@ import pyte
 import pytest
 
 from bkref.game.events import Harvest
-from bkref.views.render import changed
-from bkref.views.stepper import load, stops
+from bkref.views.navigation import load, stops
+from bkref.views.squares import changed_squares
 from bkref.views.viewer import Viewer
 from tests.conftest import BKREF_COMMAND, ROOT
 from tests.test_replay import FOUR, THREE, TWO, WORKED
@@ -195,7 +195,7 @@ def test_the_board_is_on_the_screen_at_every_step_of_a_whole_game(viewer) -> Non
 
 def test_the_last_move_is_marked_in_reverse_video(viewer) -> None:
     steps = load(ROOT / THREE)
-    claimed = changed(steps[3].state, steps[4].state)  # cid's pick reveals turn 1: ann claims F8, cid A7
+    claimed = changed_squares(steps[3].state, steps[4].state)  # cid's pick reveals turn 1: ann claims F8, cid A7
     assert claimed == {"F8", "A7"}
     pty = viewer(THREE, "--to", "5")
     marked = set()

@@ -31,10 +31,32 @@ def moves(
     validate --partial gives it (its problems go to standard error); 2 for a log that
     cannot be read, or bad usage.
     """
-    from bkref.views.movelist import MovesError, run
+    import msgspec
 
+    from bkref.cli import errors
+    from bkref.game.events import Event
+    from bkref.game.moves import legal_moves
+    from bkref.io.diagnostics import exit_status
+    from bkref.io.referee import NoEvent
+    from bkref.io.sources import STDIN, one_log
+    from bkref.views.movelist import heading, moves_at, words
+    from bkref.views.navigation import NoSuchEvent
+
+    if to is not None and (not to.strip().isdecimal() or int(to) < 1):
+        raise errors.event_number(to)
     try:
-        status = run(log, to=to, as_json=output is OutputFormat.json, out=sys.stdout, err=sys.stderr, stdin=sys.stdin)
-    except MovesError as error:
+        with one_log(log, sys.stdin, fail) as (source, label):
+            step, diagnostics, events = moves_at(source, label, None if to is None else int(to))
+    except NoEvent as error:
         raise fail(str(error)) from None
-    raise typer.Exit(status)
+    except NoSuchEvent as error:
+        assert to is not None
+        raise errors.no_such_event(to, error) from None
+    moves: list[Event] = list(legal_moves(step.state))
+    sys.stderr.writelines(d.text() + "\n" for d in diagnostics)
+    if output is OutputFormat.json:
+        sys.stdout.writelines(msgspec.json.encode(move).decode() + "\n" for move in moves)
+    else:
+        sys.stdout.write(heading("-" if log == STDIN else str(log), step, events, moves) + "\n")
+        sys.stdout.writelines(f"{i:>4}  {words(move)}\n" for i, move in enumerate(moves, start=1))
+    raise typer.Exit(exit_status(diagnostics))

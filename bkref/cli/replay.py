@@ -5,11 +5,14 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from bkref.cli.app import ToOption, app, fail, write_output
+
+if TYPE_CHECKING:
+    from bkref.io.referee import Step
 
 
 class By(StrEnum):
@@ -82,30 +85,113 @@ def replay(
     included), 1 illegal events or mismatched expects, 2 lines that are not events, a log
     that cannot be read, or bad usage; 130 when Ctrl-C stops --step.
     """
-    from bkref.views.stepper import ReplayError
-    from bkref.views.stepper import replay as show_replay
-
     if svg is not None or html is not None:
         if step:
             raise fail("--step walks through the game in the terminal; --svg and --html write files: give one")
         if as_ is not None:  # they show every hand: no spoiler-free page by mistake
             raise fail("--as is for the replay in the terminal; --svg and --html show every player's cards")
+    from bkref.views.navigation import exit_status_of
+
+    steps = _steps(log)
+    index = _start(steps, to=to, round_=round_, default=0 if step else len(steps) - 1)
+    if svg is not None or html is not None:
         from bkref.views.page import page
-        from bkref.views.stepper import load, start
-        from bkref.views.stepper import status as log_status
         from bkref.views.svg import picture
 
-        try:
-            steps = load(log, sys.stdin)
-            index = start(steps, to=to, round_=round_, default=len(steps) - 1)
-        except ReplayError as error:
-            raise fail(str(error)) from None
         for target, draw in ((svg, picture), (html, page)):
             if target is not None and write_output(draw(steps, index, str(log)), target):
                 print(f"wrote {target}")
-        raise typer.Exit(log_status(steps))
+        raise typer.Exit(exit_status_of(steps))
+    players = steps[-1].state.players
+    if as_ is not None and as_ not in players:
+        from bkref.cli import errors
+
+        raise errors.seen_by(as_, players)
+    if not step:
+        from bkref.views.printout import show
+        from bkref.views.terminal import console
+
+        show(console(sys.stdout, no_color=no_color), steps, index, str(log), as_)
+    elif _step(log, steps, index, by=by.value, seen_by=as_, color=not no_color):
+        raise typer.Exit(130)
+    raise typer.Exit(exit_status_of(steps))
+
+
+def _steps(log: Path) -> list[Step]:
+    """The steps of the log, or a one-line error: a path that is no log, a log without any event."""
+    from bkref.io.referee import NoEvent
+    from bkref.io.sources import one_log
+    from bkref.views.navigation import load
+
     try:
-        status = show_replay(log, step=step, to=to, round_=round_, color=not no_color, by=by.value, as_=as_)
-    except ReplayError as error:
+        with one_log(log, sys.stdin, fail) as (source, label):
+            return load(source, label)
+    except NoEvent as error:
         raise fail(str(error)) from None
-    raise typer.Exit(status)
+
+
+def _start(steps: list[Step], *, to: str | None, round_: str | None, default: int) -> int:
+    """The index of the event that ``--to N`` or ``--round R`` names, else ``default``."""
+    from bkref.cli import errors
+    from bkref.game.engine import ROUNDS
+    from bkref.views.navigation import NoHarvest, NoSuchEvent, event_index, harvest_index
+
+    if to is not None and round_ is not None:
+        raise fail("--to and --round both name a position; give one of them")
+    if to is not None:
+        if not to.strip().isdecimal():
+            raise errors.event_number(to, len(steps))
+        try:
+            return event_index(steps, int(to))
+        except NoSuchEvent as error:
+            raise errors.no_such_event(to, error) from None
+    if round_ is not None:
+        if not round_.strip().isdecimal() or not 1 <= int(round_) <= ROUNDS:
+            raise errors.round_number(round_)
+        try:
+            return harvest_index(steps, int(round_))
+        except NoHarvest as error:
+            raise errors.no_harvest(error) from None
+    return default
+
+
+def _step(log: Path, steps: list[Step], index: int, *, by: str, seen_by: str | None, color: bool) -> bool:
+    """Step through the log from ``index``; True when Ctrl-C stops it.
+
+    On a terminal (keys and output), the full-screen viewer; elsewhere one line per key.
+    With ``-`` the log came on standard input, and the keys come from the terminal.
+    """
+    from bkref.io.sources import STDIN
+
+    keys = sys.stdin
+    if log == STDIN:  # the log came on standard input: the keys come from the terminal
+        try:
+            keys = open("/dev/tty")  # noqa: SIM115 (open while the replay runs, closed below)
+        except OSError:
+            raise fail(
+                "replay --step -: the log comes on standard input, and there is no terminal to read keys from"
+            ) from None
+    elif keys is None:  # bkref replay --step LOG <&-
+        raise fail("replay --step: the keys come on standard input, and it is closed")
+    try:
+        if keys.isatty() and sys.stdout.isatty():
+            from bkref.views.viewer import view  # termios: only where a terminal is
+
+            try:
+                view(steps, index, log.name, by=by, seen_by=seen_by, color=color, keys=keys.fileno(), out=sys.stdout)
+            except KeyboardInterrupt:
+                return True
+        else:
+            from bkref.views.printout import step_by_lines
+            from bkref.views.terminal import console
+
+            lines = console(sys.stdout, no_color=not color)
+            try:
+                step_by_lines(lines, steps, index, str(log), keys, echo=not keys.isatty(), by=by, seen_by=seen_by)
+            except KeyboardInterrupt:
+                lines.print()
+                return True
+    finally:
+        if keys is not sys.stdin:
+            keys.close()
+    return False

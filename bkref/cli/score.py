@@ -34,18 +34,32 @@ def score(
     Exit status: 0 a legal log, 1 illegal moves or mismatched expects (listed;
     the score skips the illegal events), 2 an unreadable log (no score) or bad usage.
     """
-    from bkref.views.scoreview import ScoreError, run
+    import msgspec
 
-    try:
-        status = run(
-            log,
-            as_json=output is OutputFormat.json,
-            player=player,
-            no_color=no_color,
-            out=sys.stdout,
-            err=sys.stderr,
-            stdin=sys.stdin,
-        )
-    except ScoreError as error:
-        raise fail(str(error)) from None
+    from bkref.io.breakdown import breakdown
+    from bkref.io.diagnostics import EXIT_UNREADABLE, exit_status
+    from bkref.io.sources import one_log
+
+    with one_log(log, sys.stdin, fail) as (source, label):
+        result = breakdown(source, label)
+    status = exit_status(result.diagnostics)
+    if not result.players:
+        sys.stderr.writelines(d.text() + "\n" for d in result.diagnostics)
+        why = "the log is unreadable" if status == EXIT_UNREADABLE else "it has no usable game event"
+        sys.stderr.write(f"{log}: nothing to score: {why}\n")
+        raise typer.Exit(status)
+    if player is not None:
+        if player not in result.players:
+            from bkref.cli import errors
+
+            raise errors.scored_player(log, player, result.players)
+        result = result.only(player)
+    if output is OutputFormat.json:
+        sys.stdout.write(msgspec.json.format(msgspec.json.encode(result).decode(), indent=2) + "\n")
+    else:
+        from bkref.views.scoreview import print_breakdown
+
+        sys.stderr.writelines(d.text() + "\n" for d in result.diagnostics)
+        sys.stderr.flush()
+        print_breakdown(result, sys.stdout, no_color=no_color)
     raise typer.Exit(status)

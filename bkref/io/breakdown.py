@@ -33,7 +33,7 @@ from bkref.game.results import Fief, FinalScore, PlayerScore
 from bkref.game.scoring import RULING_IDS
 from bkref.io.diagnostics import Diagnostic
 from bkref.io.referee import play
-from bkref.io.sources import LogSource, name_of
+from bkref.io.sources import LogSource
 
 SCORE_FORMAT: Final = "bkref-score/1"
 if TYPE_CHECKING:  # mypy reads plain strings; the schema has the Literals built from the data
@@ -145,13 +145,13 @@ class Breakdown(msgspec.Struct):
         )
 
 
-def _fief(fief: Fief, cities: int) -> FiefScore:
+def _fief_score(fief: Fief, cities: int) -> FiefScore:
     """``fief`` as scored, on a board whose cities stand on the squares ``cities`` (a bitmask)."""
     held = (mask(fief.squares) & cities).bit_count()
     return FiefScore(list(fief.squares), held, fief.strength, list(fief.resources), fief.wealth, fief.carrots)
 
 
-def _round(line: int, state: State, running: Counter[str]) -> RoundScore:
+def _round_score(line: int, state: State, running: Counter[str]) -> RoundScore:
     """The harvest just played on ``state`` (its position is still the harvest's own).
 
     The harvest is the round's ``harvest`` event, or the engine's harvest of a round the
@@ -169,7 +169,7 @@ def _round(line: int, state: State, running: Counter[str]) -> RoundScore:
             for sq in sorted(position.declared, key=BOARD_ORDER.__getitem__)
             if position.owner.get(sq) == p
         }
-        players[p] = HarvestScore([_fief(f, cities) for f in fiefs], posts, carrots, running[p])
+        players[p] = HarvestScore([_fief_score(f, cities) for f in fiefs], posts, carrots, running[p])
     return RoundScore(len(state.harvests), line, players)
 
 
@@ -219,21 +219,20 @@ def breakdown(source: LogSource, label: str | None = None) -> Breakdown:
     running: Counter[str] = Counter()
     state = State()
     final = None
-    for item in play(source, label, partial=True):
-        if isinstance(item, Diagnostic):
-            diagnostics.append(item)
-            continue
-        diagnostics.extend(item.diagnostics)
-        state = item.state
+    played = play(source, label, partial=True)
+    for step in played:
+        diagnostics.extend(step.diagnostics)
+        state = step.state
         if len(state.harvests) > len(rounds):
-            rounds.append(_round(item.line, state, running))
-        elif isinstance(item.event, End) and final is None:
+            rounds.append(_round_score(step.line, state, running))
+        elif isinstance(step.event, End) and final is None:
             explained = state.final_explained()  # None when the end event was refused
             if explained is not None:
-                final = final_breakdown(item.line, explained)
+                final = final_breakdown(step.line, explained)
+    diagnostics.extend(played.after)
     return Breakdown(
         format=SCORE_FORMAT,
-        file=label if label is not None else name_of(source),
+        file=played.name,
         players=list(state.players),
         player=None,
         complete=state.complete,

@@ -25,7 +25,8 @@ from bkref.io.sources import STDIN, LogSource, blocks_of, name_of, unreadable
 
 
 class Step(NamedTuple):
-    """One event played: its line, the event, the state after it, what it broke."""
+    """One event played: its line, the event, the state after it, and its problems: what it
+    broke, after the F1 problems of the lines before it that are not events (``Playing``)."""
 
     line: int
     event: Event
@@ -163,24 +164,69 @@ class _Run:
                 yield Diagnostic(name, max(last, 1), None, v.rule, v.message)
 
 
-def play(
-    source: LogSource, label: str | None = None, *, keep: bool = False, partial: bool = False
-) -> Iterator[Step | Diagnostic]:
+class Playing:
+    """A log being played (``play``), one shape for every consumer: iterating it gives one
+    ``Step`` per event, as the event is read, carrying the problems found on its line and
+    on the lines before it that are not events (F1). Once the steps are done, ``after``
+    holds the problems found after the last event: the F1 lines that follow it, and the
+    end-of-log problems (T1) unless ``partial``; for a log without any event, every problem.
+
+    >>> game = '{"type":"game","format":"bkref/1","players":["ann","bob"]}'
+    >>> played = play(f"{game}\\nnot json\\n{game}")
+    >>> [(step.line, [d.rule for d in step.diagnostics]) for step in played]
+    [(1, []), (3, ['F1', 'T1'])]
+    >>> played = play(f"{game}\\n{game}")
+    >>> [(step.line, [d.rule for d in step.diagnostics]) for step in played]
+    [(1, []), (2, ['T1'])]
+    >>> print(played.after[0].text())
+    <text>:2: T1 the log ends before the deal of round 1; a game has 4 rounds and an end event
+    """
+
+    def __init__(self, source: LogSource, name: str, keep: bool, partial: bool) -> None:
+        self.name = name
+        """The name of the log in its diagnostics."""
+        self.after: list[Diagnostic] = []
+        self._steps = self._play(source, keep, partial)
+
+    def __iter__(self) -> Playing:
+        return self
+
+    def __next__(self) -> Step:
+        return next(self._steps)
+
+    def _play(self, source: LogSource, keep: bool, partial: bool) -> Iterator[Step]:
+        state = State()
+        run = _Run(self.name, state, partial)
+        unread: list[Diagnostic] = []  # the F1 problems since the last event
+        with blocks_of(source) as blocks, closing(run.diagnostics(blocks, steps=True)) as items:
+            for item in items:
+                if isinstance(item, Diagnostic):
+                    unread.append(item)
+                    continue
+                line, event, found = item
+                yield Step(line, event, state.copy() if keep else state, unread + found if unread else found)
+                unread = []
+        self.after = unread
+
+
+def play(source: LogSource, label: str | None = None, *, keep: bool = False, partial: bool = False) -> Playing:
     """Play the log from ``source`` (see ``bkref.io.sources``) event by event, as it is read.
 
-    Yields a ``Step`` per event read (with a copy of the state when ``keep``, else the
-    live state) and a ``Diagnostic`` per F1 problem, and for a log that stops before
-    the game's end (T1) unless ``partial``. Raises ``OSError`` when the source cannot be read.
+    Iterating gives a ``Step`` per event read (with a copy of the state when ``keep``, else
+    the live state), with the problems of its line and of the lines before it; ``after``
+    then holds the rest (see ``Playing``). ``label`` names the log in diagnostics (default:
+    its path). Raises ``OSError`` when the source cannot be read.
     """
-    state = State()
-    run = _Run(label if label is not None else name_of(source), state, partial)
-    with blocks_of(source) as blocks, closing(run.diagnostics(blocks, steps=True)) as items:
-        for item in items:
-            if isinstance(item, Diagnostic):
-                yield item
-            else:
-                line, event, found = item
-                yield Step(line, event, state.copy() if keep else state, found)
+    return Playing(source, label if label is not None else name_of(source), keep, partial)
+
+
+class NoEvent(Exception):
+    """A log with no event to play: its problems (``diagnostics``, perhaps none) say why."""
+
+    def __init__(self, name: str, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(diagnostics[0].text() if diagnostics else f"{name}: the log holds no event")
+        self.name = name
+        self.diagnostics = diagnostics
 
 
 def check(

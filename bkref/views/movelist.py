@@ -1,4 +1,4 @@
-"""``bkref moves``: the legal moves at a position of a log, in words or as ``bkref/1`` events.
+"""The legal moves at a position of a log in words, for ``bkref moves``.
 
 The position is the end of the log, or the state after event N (events count from 1, as
 in ``bkref replay --to``). The moves are ``bkref.game.moves.legal_moves`` there: each,
@@ -13,22 +13,13 @@ appended to the log cut after that event, is legal (``bkref validate --partial``
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TextIO
-
-import msgspec
-
 from bkref.game.engine import State
 from bkref.game.events import Build, Deal, Draw, End, Event, Harvest, Pick
-from bkref.game.moves import legal_moves
 from bkref.game.words import count, joined
-from bkref.io.diagnostics import Diagnostic, exit_status
-from bkref.io.referee import Step, play
-from bkref.io.sources import STDIN, one_log
-
-
-class MovesError(Exception):
-    """A log with no position to list, or a ``--to`` that names no event: one line for the user."""
+from bkref.io.diagnostics import Diagnostic
+from bkref.io.referee import NoEvent, Step, play
+from bkref.io.sources import LogSource
+from bkref.views.navigation import NoSuchEvent
 
 
 def words(move: Event) -> str:
@@ -58,30 +49,29 @@ def words(move: Event) -> str:
     return type(move).__name__.lower()
 
 
-def position(source: Path, to: str | None, stdin: TextIO | None) -> tuple[Step, list[Diagnostic], int]:
-    """The step after event ``to`` (default: the last), the diagnostics up to it, and the number of events."""
-    wanted = None
-    if to is not None:
-        if not to.strip().isdecimal() or int(to) < 1:
-            raise MovesError(f"--to {to}: give an event number, from 1")
-        wanted = int(to)
+def moves_at(source: LogSource, label: str | None, number: int | None) -> tuple[Step, list[Diagnostic], int]:
+    """The step after event ``number`` of the log from ``source`` (default: the last), the
+    diagnostics up to it, and the number of events up to it.
+
+    Raises ``NoEvent`` for a log without any event, ``NoSuchEvent`` for a ``number`` past
+    its last event, ``OSError`` for a source that cannot be read.
+    """
+    played = play(source, label, partial=True)
     diagnostics: list[Diagnostic] = []
     last: Step | None = None
     events = 0
-    with one_log(source, stdin, MovesError) as (log, label):
-        for item in play(log, label, partial=True):
-            if isinstance(item, Diagnostic):
-                diagnostics.append(item)
-                continue
-            events += 1
-            diagnostics.extend(item.diagnostics)
-            last = item
-            if events == wanted:
-                break
+    for step in played:
+        events += 1
+        diagnostics.extend(step.diagnostics)
+        last = step
+        if events == number:
+            break
+    else:
+        diagnostics.extend(played.after)
     if last is None:
-        raise MovesError(diagnostics[0].text() if diagnostics else f"{source}: the log holds no event")
-    if wanted is not None and events < wanted:
-        raise MovesError(f"--to {to}: give an event number; this log has events 1 to {events}")
+        raise NoEvent(played.name, diagnostics)
+    if number is not None and events < number:
+        raise NoSuchEvent(number, events)
     return last, diagnostics, events
 
 
@@ -101,18 +91,3 @@ def heading(label: str, step: Step, events: int, moves: list[Event]) -> str:
     if not moves and due.kind in ("deal", "draw"):
         how_many = "the log's game event has no deck, so the cards cannot be known"
     return f"{label}: after event {events} (line {step.line}), {state.where()}: {what}{whose}; {how_many}"
-
-
-def run(source: Path, *, to: str | None, as_json: bool, out: TextIO, err: TextIO, stdin: TextIO | None = None) -> int:
-    """``bkref moves``: print the legal moves at the position; return the exit status of the
-    log up to it, as ``validate --partial`` gives it. Raises ``MovesError``."""
-    step, diagnostics, events = position(source, to, stdin)
-    moves: list[Event] = list(legal_moves(step.state))
-    err.writelines(d.text() + "\n" for d in diagnostics)
-    if as_json:
-        out.writelines(msgspec.json.encode(move).decode() + "\n" for move in moves)
-    else:
-        label = "-" if source == STDIN else str(source)
-        out.write(heading(label, step, events, moves) + "\n")
-        out.writelines(f"{i:>4}  {words(move)}\n" for i, move in enumerate(moves, start=1))
-    return exit_status(diagnostics)

@@ -2,7 +2,7 @@
 
 Everything the page shows is made here, in Python, by the same code as the terminal
 replay and the SVG picture: the board's layers (``bkref.views.svg``), the event in words
-and the players' table (``bkref.views.render``), the final breakdown
+and the tables (``bkref.views.narration``, ``bkref.views.tables``), the final breakdown
 (``bkref.views.scoreview``), and the problems as ``validate`` prints them
 (``Diagnostic.text``). The page's script only shows the piece of each step: every
 distinct square drawing, panel and table is stored once, and each step lists which ones
@@ -25,18 +25,21 @@ from bkref.game.catalog import SQUARES
 from bkref.game.engine import State
 from bkref.io.breakdown import final_breakdown
 from bkref.io.referee import Step
-from bkref.views.render import PLAYER_STYLES, changed, describe, harvest, players, stops_here, tags
+from bkref.views.narration import describe, stops_here
+from bkref.views.palette import PROBLEM_COLOUR, SEAT_COLOURS, SEAT_STYLES
 from bkref.views.scoreview import parchments, ranking
+from bkref.views.squares import changed_squares, seat_letters
 from bkref.views.svg import STYLE, board_layer, canvas, caption, marks, printed_cities, square
+from bkref.views.tables import harvest_table, players_table
 
 TOP = 24
 """Where the board's first row starts in the page's picture (below the column numbers)."""
 
 
 def _cell(cell: RenderableType) -> str:
-    """One table cell: its text, or a player's seat token for a seat marker (``render.players``)."""
-    if isinstance(cell, Text) and cell.style in PLAYER_STYLES:
-        return f'<span class="tok s{PLAYER_STYLES.index(str(cell.style))}">{escape(cell.plain.strip())}</span>'
+    """One table cell: its text, or a player's seat token for a seat marker (``tables.players_table``)."""
+    if isinstance(cell, Text) and cell.style in SEAT_STYLES:
+        return f'<span class="tok s{SEAT_STYLES.index(str(cell.style))}">{escape(cell.plain.strip())}</span>'
     return escape(str(cell))
 
 
@@ -103,11 +106,11 @@ def _log_line(index: int, step: Step, words: str) -> str:
 
 def _data(steps: Sequence[Step], start: int) -> tuple[str, list[str]]:
     """The script's data (JSON, safe inside a script element) and the log's lines."""
-    squares, overlays, panels = _Pool(), _Pool(), _Pool()
+    square_drawings, overlays, panels = _Pool(), _Pool(), _Pool()
     harvests: list[str] = []
     first = steps[0].state
     seats = {p: i for i, p in enumerate(first.players)}
-    letters = tags(first.players)
+    letters = seat_letters(first.players)
     shown = []
     log = []
     final = ""
@@ -116,16 +119,16 @@ def _data(steps: Sequence[Step], start: int) -> tuple[str, list[str]]:
         state = this.state
         position = state.position
         if len(state.harvests) > len(before.harvests):
-            harvests.append(table_html(harvest(state)))
+            harvests.append(table_html(harvest_table(state)))
         explained = state.final_explained() if state.final is not None and not final else None
         if explained is not None:
             final = _html(ranking(final_breakdown(this.line, explained)))
             final += "".join(_html(parchments(p, s)) for p, s in explained.players.items())
         shown.append(
             {
-                "sq": [squares(square(position, sq, seats, letters, TOP)) for sq in SQUARES],
-                "mk": overlays(marks(position, changed(before, state), TOP)),
-                "pl": panels(table_html(players(state))),
+                "sq": [square_drawings(square(position, sq, seats, letters, TOP)) for sq in SQUARES],
+                "mk": overlays(marks(position, changed_squares(before, state), TOP)),
+                "pl": panels(table_html(players_table(state))),
                 "hv": len(state.harvests),
                 "fin": state.final is not None,
                 "at": caption(steps, index),
@@ -136,7 +139,7 @@ def _data(steps: Sequence[Step], start: int) -> tuple[str, list[str]]:
         before = state
     data = {
         "start": start,
-        "squares": squares.pieces,
+        "squares": square_drawings.pieces,
         "marks": overlays.pieces,
         "panels": panels.pieces,
         "harvests": harvests,
@@ -148,7 +151,8 @@ def _data(steps: Sequence[Step], start: int) -> tuple[str, list[str]]:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"), log
 
 
-CSS = """
+CSS = (
+    """
 body{font-family:DejaVu Sans,Verdana,Arial,sans-serif;font-size:14px;margin:12px;color:#111;background:#fff}
 h1{font-size:18px;margin:0 0 4px}
 #at{font-weight:bold;margin:4px 0 8px}
@@ -163,9 +167,10 @@ button{font-size:14px;padding:2px 10px}
 #log li{padding:2px 6px;cursor:pointer;border-bottom:1px solid #eee}
 #log li b{display:inline-block;min-width:2.5em;color:#555}
 #log li.cur{background:#ffe9a8;outline:2px solid #000}
-#log li.bad{border-left:5px solid #a40000}
-.problem{display:block;color:#a40000;font-weight:bold}
-.what{font-weight:bold}
+"""
+    + f"#log li.bad{{border-left:5px solid {PROBLEM_COLOUR}}}\n"
+    + f".problem{{display:block;color:{PROBLEM_COLOUR};font-weight:bold}}\n"
+    + """.what{font-weight:bold}
 .more{margin:2px 0 2px 16px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}
 caption{text-align:left;font-weight:bold;padding:4px 0}
@@ -176,7 +181,9 @@ tr.bold td{font-weight:bold}
 tr.dim td{color:#666}
 span.tok{display:inline-block;width:20px;height:20px;line-height:20px;border-radius:10px;border:1px solid #000;
 text-align:center;font-weight:bold;color:#000}
-span.s0{background:#E69F00}span.s1{background:#56B4E9}span.s2{background:#CC79A7}span.s3{background:#009E73}
+"""
+    + "".join(f"span.s{i}{{background:{colour}}}" for i, colour in enumerate(SEAT_COLOURS))
+    + """
 h2{font-size:15px;margin:12px 0 4px}
 #harvests,#final{display:flex;flex-wrap:wrap;gap:0 32px;align-items:flex-start}
 #harvests table{max-width:620px}
@@ -184,6 +191,7 @@ h2{font-size:15px;margin:12px 0 4px}
 #players th,#players td{padding:2px 4px}
 #board svg{width:480px;height:auto}
 """
+)
 
 SCRIPT = """
 const D = JSON.parse(document.getElementById("data").textContent);
@@ -238,7 +246,7 @@ def page(steps: Sequence[Step], index: int, label: str) -> str:
     """The whole replay of ``steps`` as one HTML page, opening at event ``index + 1``."""
     data, log = _data(steps, index)
     svg, drawn_legend, _ = canvas(steps[0].state.players, TOP)
-    board = (
+    board_svg = (
         svg
         + board_layer(TOP)
         + printed_cities(TOP)
@@ -270,7 +278,7 @@ def page(steps: Sequence[Step], index: int, label: str) -> str:
 <span id="count"></span>
 </div>
 <div id="main">
-<div id="board">{board}</div>
+<div id="board">{board_svg}</div>
 <div id="side">
 <div id="event"></div>
 <h2>Players</h2>

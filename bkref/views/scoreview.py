@@ -6,19 +6,16 @@ anywhere else.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TextIO
 
-import msgspec
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from bkref.game.results import PlayerScore
 from bkref.game.words import count
-from bkref.io.breakdown import Breakdown, FinalBreakdown, RoundScore, RulingUse, breakdown
-from bkref.io.diagnostics import EXIT_UNREADABLE, exit_status, printable
-from bkref.io.sources import one_log
+from bkref.io.breakdown import Breakdown, FinalBreakdown, RoundScore, RulingUse
+from bkref.io.diagnostics import printable
 from bkref.views.terminal import console, emit
 from bkref.views.terminal import table as table_of
 
@@ -139,50 +136,3 @@ def print_breakdown(b: Breakdown, out: TextIO, *, no_color: bool = False) -> Non
         parts += [parchments(p, s) for p, s in b.final.players.items()]
         parts.append(ranking(b.final))
     emit(console(out, no_color=no_color), *parts)
-
-
-class ScoreError(Exception):
-    """A log that cannot be scored or a player not in it: bad usage, one line."""
-
-
-def run(
-    path: Path,
-    *,
-    as_json: bool,
-    player: str | None,
-    no_color: bool,
-    out: TextIO,
-    err: TextIO,
-    stdin: TextIO | None = None,
-) -> int:
-    """``bkref score``: print the breakdown of the log at ``path``; return the exit status.
-
-    A log is scored as ``validate`` plays it (illegal events and unreadable lines
-    skipped): its problems go to ``err`` one per line (text) or into the JSON, and the
-    status is ``validate``'s (1 illegal, 2 a line that is not an event). A log without a
-    usable game event is not scored: its problems go to ``err``, then a line saying
-    there is nothing to score.
-    ``-`` reads the log from ``stdin``.
-    Raises ``ScoreError`` for a missing file or an unknown player.
-    """
-    with one_log(path, stdin, ScoreError) as (source, label):
-        result = breakdown(source, label)
-    status = exit_status(result.diagnostics)
-    if not result.players:
-        err.writelines(d.text() + "\n" for d in result.diagnostics)
-        why = "the log is unreadable" if status == EXIT_UNREADABLE else "it has no usable game event"
-        err.write(f"{path}: nothing to score: {why}\n")
-        return status
-    if player is not None:
-        if player not in result.players:
-            raise ScoreError(
-                printable(f"{path}: {player!r} is not a player of this game ({', '.join(result.players)})")
-            )
-        result = result.only(player)
-    if as_json:
-        out.write(msgspec.json.format(msgspec.json.encode(result).decode(), indent=2) + "\n")
-    else:
-        err.writelines(d.text() + "\n" for d in result.diagnostics)
-        err.flush()
-        print_breakdown(result, out, no_color=no_color)
-    return status

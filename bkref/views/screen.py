@@ -13,7 +13,7 @@ Nothing here reads keys or writes to the terminal: ``frame`` returns the lines t
 
 >>> from pathlib import Path
 >>> from rich.console import Console
->>> from bkref.views.stepper import load
+>>> from bkref.views.navigation import load
 >>> steps = load(Path("replays/worked-example.jsonl"))
 >>> con = Console(width=80, color_system=None, force_terminal=False)
 >>> lines = frame(con, steps, 4, "worked-example.jsonl", size=(80, 24), status=Text("keys"))
@@ -40,29 +40,14 @@ from bkref.game.engine import State
 from bkref.game.words import count
 from bkref.io.diagnostics import printable
 from bkref.io.referee import Step
-from bkref.views.render import (
-    PLAYER_STYLES,
-    PROBLEM_STYLE,
-    board,
-    changed,
-    describe,
-    earlier_problems,
-    final_scores,
-    harvest,
-    in_reserve,
-    legend,
-    problems,
-    stage,
-    state_before,
-    stops_here,
-    supply,
-    tags,
-    winners,
-)
+from bkref.views.boardtext import BOARD_LINES, board_text, legend_text
+from bkref.views.narration import describe, earlier_problems, stage, stops_here
+from bkref.views.navigation import state_before
+from bkref.views.palette import PROBLEM_STYLE, SEAT_STYLES
+from bkref.views.seenby import hidden_from, problems_seen
+from bkref.views.squares import changed_squares, seat_letters
+from bkref.views.tables import final_scores, harvest_table, in_reserve, supply, winners
 from bkref.views.terminal import table
-
-BOARD_LINES = len(board(State()).plain.splitlines())
-"""The board's height: the column numbers, ten rows and the lava between rows (always 14)."""
 
 HEADER_STYLE = "reverse"
 
@@ -86,7 +71,8 @@ def event_lines(steps: Sequence[Step], index: int, seen_by: str | None) -> list[
     lines = [(Text(words[0], "bold"), True)] + [(Text(line), False) for line in words[1:]]
     # A problem as validate gives it, less the file's name, which the header shows.
     lines += [
-        (Text(printable(f"line {d.line}: {d.rule} {d.message}"), PROBLEM_STYLE), True) for d in problems(step, seen_by)
+        (Text(printable(f"line {d.line}: {d.rule} {d.message}"), PROBLEM_STYLE), True)
+        for d in problems_seen(step, seen_by)
     ]
     earlier, end = earlier_problems(steps, index), stops_here(steps, index)
     lines += [(Text(earlier), False)] if earlier else []
@@ -114,14 +100,14 @@ def fit(lines: list[tuple[Text, bool]], room: int) -> list[Text]:
 
 def player_lines(state: State, seen_by: str | None) -> list[Text]:
     """One line per player: squares, hand (and reserve), parchments, carrots, then the supply."""
-    marks = tags(state.players)
+    letters = seat_letters(state.players)
     names = {p: printable(p) for p in state.players}
     name_width = max((len(name) for name in names.values()), default=0)
     lines = []
     for i, p in enumerate(state.players):
         hand = len(state.hands.get(p, ())) if state.phase == "exploring" else 0
         reserve = in_reserve(state, p)
-        line = Text(f" {marks[p]} ", PLAYER_STYLES[i])
+        line = Text(f" {letters[p]} ", SEAT_STYLES[i])
         line.append(
             f" {names[p]:<{name_width}} {_counted(len(state.position.controlled(p)), 'square', 3)}  hand {hand:>2}"
             + (f" +{reserve:<2} reserve" if state.reserves else "")
@@ -163,7 +149,7 @@ def frame(
         words = fit(event_lines(steps, index, seen_by), max(room, 1))
         for text in words:
             text.no_wrap, text.overflow = True, "ellipsis"
-        shown = board(state, changed(state_before(steps, index), state))
+        shown = board_text(state, changed_squares(state_before(steps, index), state))
         shown.no_wrap, shown.overflow = True, "crop"
         lines = top + _render(con, Group(*words, shown, *players), width) + below
     else:  # in place of the event, the board and the players
@@ -186,7 +172,7 @@ def _render(con: Console, renderable: RenderableType, width: int) -> list[str]:
 # -- the panels: what does not fit beside the board, one key away ------------------------
 
 
-def hands(state: State, seen_by: str | None) -> RenderableType:
+def hands_panel(state: State, seen_by: str | None) -> RenderableType:
     """Each player's hand (only its size for another player, with ``--as``), supply and parchments."""
     if state.phase != "exploring":
         note = "hands are empty outside exploration"
@@ -194,7 +180,7 @@ def hands(state: State, seen_by: str | None) -> RenderableType:
         note = "a 2-player reserve is face down; one card joins the hand at each pick" if state.reserves else ""
     out = table("player", "hand", "supply", "parchments", prose=("hand", "supply", "parchments"))
     for p in state.players:
-        hidden = seen_by is not None and seen_by != p
+        hidden = hidden_from(p, seen_by)
         cards = state.hands.get(p, []) if state.phase == "exploring" else []
         hand = f"{len(cards)} cards" if hidden else ", ".join(cards) or "-"
         reserve = in_reserve(state, p)
@@ -205,12 +191,12 @@ def hands(state: State, seen_by: str | None) -> RenderableType:
     return Group(Text("hands, supplies and parchments", "bold"), out, Text(note, "dim"))
 
 
-def fiefs(state: State, seen_by: str | None) -> RenderableType:
+def fiefs_panel(state: State, seen_by: str | None) -> RenderableType:
     """The latest harvest's fiefs (H2-H4)."""
-    return harvest(state) if state.harvests else Text("no harvest yet: each round's harvest shows its fiefs here")
+    return harvest_table(state) if state.harvests else Text("no harvest yet: each round's harvest shows its fiefs here")
 
 
-def scores(state: State, seen_by: str | None) -> RenderableType:
+def scores_panel(state: State, seen_by: str | None) -> RenderableType:
     """The final scores, or the carrots so far until the end event."""
     if state.final is not None:
         return final_scores(state)
@@ -219,10 +205,10 @@ def scores(state: State, seen_by: str | None) -> RenderableType:
 
 
 PANELS: dict[str, tuple[str, Callable[[State, str | None], RenderableType]]] = {
-    "h": ("hands", hands),
-    "f": ("fiefs", fiefs),
-    "s": ("scores", scores),
-    "l": ("legend", lambda state, _: legend(state)),
+    "h": ("hands", hands_panel),
+    "f": ("fiefs", fiefs_panel),
+    "s": ("scores", scores_panel),
+    "l": ("legend", lambda state, _: legend_text(state)),
 }
 """The panels of the position, by their key: a name and what it shows."""
 

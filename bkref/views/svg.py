@@ -1,10 +1,10 @@
 """Drawing one position as SVG, in pure Python: the board, who holds each square, the buildings.
 
 The picture says everything without colour too: each owner is a seat colour *and* the
-player's letter (``render.tags``), each terrain a colour *and* its letter (``render.TERRAIN``),
-each building a shape with its number or resource code (``render.building``). The seat colours
-are the Okabe-Ito palette, which stays distinct for colour-blind readers. The text is built
-in a fixed order, so the same position gives the same bytes.
+player's letter (``squares.seat_letters``), each terrain a colour *and* its letter
+(``squares.TERRAIN``), each building a shape with its number or resource code
+(``squares.building_on``). The colours are those of ``bkref.views.palette``. The text is
+built in a fixed order, so the same position gives the same bytes.
 
 The board is drawn in layers that ``bkref.views.page`` reuses to redraw it in a browser:
 ``board_layer`` (terrain, labels, lava; never changes), ``marks`` (the sky towers joined and
@@ -33,21 +33,10 @@ from textwrap import wrap
 from bkref.game.catalog import BOARD, COLUMNS, LAVA, ROWS, SQUARES
 from bkref.game.position import Position
 from bkref.io.referee import Step
-from bkref.views.render import FARM_CODES, TERRAIN, building, changed, describe, stage, state_before, tags
-
-SEAT_COLOURS = ("#E69F00", "#56B4E9", "#CC79A7", "#009E73")
-"""Okabe-Ito orange, sky blue, reddish purple and bluish green: distinct for colour-blind readers,
-each light enough for a black letter on it."""
-LAVA_COLOUR = "#D55E00"  # Okabe-Ito vermillion, drawn thick so it also reads as a wall without colour
-TERRAIN_COLOURS = {
-    "forest": "#a3c586",
-    "sea": "#8fb8d8",
-    "field": "#f1d48a",
-    "plains": "#ece6cf",
-    "mountain": "#b8b2a7",
-    "city": "#d8c8dc",
-}
-"""Pale terrain colours, so that the seat colours of the owners stand out on them."""
+from bkref.views.narration import describe, stage
+from bkref.views.navigation import state_before
+from bkref.views.palette import LAVA_COLOUR, PROBLEM_COLOUR, SEAT_COLOURS, TERRAIN_FILLS
+from bkref.views.squares import FARM_CODES, TERRAIN, building_on, changed_squares, seat_letters
 
 CELL = 48
 LEFT = 24  # room for the row letters
@@ -71,7 +60,8 @@ STYLE = (
     ".tower{fill:#fff;stroke:#000;stroke-width:2}"
     ".join{stroke:#000;stroke-width:3;stroke-dasharray:6 4;stroke-linecap:round;opacity:.7}"
     ".last{fill:none;stroke:#000;stroke-width:3}"
-    ".problem{fill:#a40000;font-weight:bold}.title{font-size:14px;font-weight:bold}"
+    f".problem{{fill:{PROBLEM_COLOUR};font-weight:bold}}"
+    ".title{font-size:14px;font-weight:bold}"
 )
 
 
@@ -91,7 +81,7 @@ def board_layer(top: int) -> str:
         x, y = _corner(sq, top)
         terrain = BOARD[sq].terrain
         out.append(
-            f'<rect class="grid" x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{TERRAIN_COLOURS[terrain]}"/>'
+            f'<rect class="grid" x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{TERRAIN_FILLS[terrain]}"/>'
             f'<text class="tl" x="{x + CELL - 3}" y="{y + 10}">{TERRAIN[terrain][0]}</text>'
         )
     for a, b in sorted(tuple(sorted(pair, key=SQUARES.index)) for pair in LAVA):
@@ -110,7 +100,7 @@ def _number(x: int, y: int, number: str) -> str:
 
 
 def glyph(kind: str, detail: str, x: int, y: int) -> str:
-    """The drawing of one building (``render.building``) whose square's top-left corner is ``x, y``."""
+    """The drawing of one building (``squares.building_on``) whose square's top-left corner is ``x, y``."""
     cx, cy = x + CELL // 2 + 6, y + CELL - 13  # the lower right of the square; the owner is top left
     if kind in ("city", "printed city"):  # a castle: a wall with three merlons
         left, base = cx - 11, cy + 8
@@ -149,7 +139,7 @@ def square(position: Position, sq: str, seats: dict[str, int], letters: dict[str
     A printed city is part of ``board_layer``; here it only changes the tooltip.
     """
     owner = position.owner.get(sq)
-    built = building(position, sq)
+    built = building_on(position, sq)
     if owner is None and (built is None or built[0] == "printed city"):
         return ""
     x, y = _corner(sq, top)
@@ -176,7 +166,7 @@ def printed_cities(top: int) -> str:
 
 def marks(position: Position, last: Collection[str], top: int) -> str:
     """The sky tower pairs joined by a dashed line, and a frame round each square of the last move
-    (``render.changed``), drawn in reading order."""
+    (``squares.changed_squares``), drawn in reading order."""
     out = []
     for a, b in position.towers:
         (xa, ya), (xb, yb) = _corner(a, top), _corner(b, top)
@@ -190,7 +180,7 @@ def marks(position: Position, last: Collection[str], top: int) -> str:
 
 def legend(players: Sequence[str], top: int) -> tuple[str, int]:
     """What the colours, letters and shapes mean, drawn from ``top``; returns it and its height."""
-    letters = tags(players)
+    letters = seat_letters(players)
     out = []
     y = top + 14
     x = LEFT
@@ -202,10 +192,10 @@ def legend(players: Sequence[str], top: int) -> tuple[str, int]:
         )
         x += 36 + 7 * len(p)
     y += 22
-    for i, (terrain, (letter, _, name)) in enumerate(TERRAIN.items()):
+    for i, (terrain, (letter, name)) in enumerate(TERRAIN.items()):
         tx, ty = LEFT + (i % 3) * 170, y + (i // 3) * 20
         out.append(
-            f'<rect x="{tx}" y="{ty}" width="16" height="16" fill="{TERRAIN_COLOURS[terrain]}" stroke="#777"/>'
+            f'<rect x="{tx}" y="{ty}" width="16" height="16" fill="{TERRAIN_FILLS[terrain]}" stroke="#777"/>'
             f'<text class="tl" x="{tx + 14}" y="{ty + 10}">{letter}</text>'
             f'<text x="{tx + 22}" y="{ty + 12}">{escape(name)}</text>'
         )
@@ -276,7 +266,7 @@ def picture(steps: Sequence[Step], index: int, label: str) -> str:
     ]
     top = 38 + 16 * len(lines)
     seats = {p: i for i, p in enumerate(state.players)}
-    letters = tags(state.players)
+    letters = seat_letters(state.players)
     position = state.position
     svg, drawn_legend, height = canvas(state.players, top)
     parts = [
@@ -288,7 +278,7 @@ def picture(steps: Sequence[Step], index: int, label: str) -> str:
         *title,
         board_layer(top),
         printed_cities(top),
-        marks(position, changed(before, state), top),
+        marks(position, changed_squares(before, state), top),
         *filter(None, (square(position, sq, seats, letters, top) for sq in SQUARES)),
         drawn_legend,
         "</svg>\n",

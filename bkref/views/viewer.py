@@ -32,8 +32,8 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from bkref.io.referee import Step
+from bkref.views.navigation import after, before, move, stops
 from bkref.views.screen import PANELS, frame, whole_event
-from bkref.views.stepper import after, before, move, stops
 from bkref.views.terminal import table
 
 SEQUENCES = {

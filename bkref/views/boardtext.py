@@ -1,0 +1,92 @@
+"""The board as rich text for the terminal: ten rows of squares with lava between them, and its legend.
+
+Each square is five characters (``squares.square_text``). The text is the same with and
+without colour, so plain output (a pipe, ``--no-color``) loses nothing: colour only
+repeats what the letters say.
+
+>>> from bkref.game.engine import State
+>>> rows = board_text(State()).plain.splitlines()
+>>> len(rows), rows[1].rstrip()
+(14, ' A   F     F     F     #(1)  S     S     S     F     P     S')
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from bkref.game.catalog import BOARD, COLUMNS, LAVA, ROWS
+from bkref.game.engine import State
+from bkref.io.diagnostics import printable
+from bkref.views.palette import LAVA_STYLE, SEAT_STYLES, TERRAIN_STYLES
+from bkref.views.squares import FARM_CODES, TERRAIN, seat_letters, square_text
+
+MARK_STYLE = "reverse"
+"""The squares of the last move: reverse video, which shows without colour too."""
+
+
+def _lava(a: str, b: str) -> bool:
+    return frozenset((a, b)) in LAVA
+
+
+def board_text(state: State, marked: frozenset[str] = frozenset()) -> Text:
+    """The 10x10 board with its row and column labels; lava edges drawn between squares.
+
+    The ``marked`` squares are drawn in reverse video (only visible where styles are).
+    """
+    position, letters = state.position, seat_letters(state.players)
+    styles = {p: SEAT_STYLES[i] for i, p in enumerate(state.players)}
+    out = Text("   " + "".join(f" {c:^5}" for c in COLUMNS).rstrip() + "\n")
+    for r, row in enumerate(ROWS):
+        out.append(f" {row} ")
+        for c in COLUMNS:
+            square = f"{row}{c}"
+            if c > 1 and _lava(f"{row}{c - 1}", square):
+                out.append("|", LAVA_STYLE)
+            else:
+                out.append(" ")
+            owner = position.owner.get(square)
+            style = styles[owner] if owner else TERRAIN_STYLES[BOARD[square].terrain]
+            if square in marked:
+                style = f"{style} {MARK_STYLE}"
+            out.append(square_text(position, square, letters), style)
+        out.append("\n")
+        if r + 1 < len(ROWS):
+            below = [_lava(f"{row}{c}", f"{ROWS[r + 1]}{c}") for c in COLUMNS]
+            if any(below):
+                out.append("   ")
+                for lava in below:
+                    out.append(" ")
+                    out.append("~~~~~" if lava else "     ", LAVA_STYLE if lava else "")
+                out.rstrip()
+                out.append("\n")
+    out.rstrip()
+    return out
+
+
+BOARD_LINES = len(board_text(State()).plain.splitlines())
+"""The board's height: the column numbers, ten rows and the lava between rows (always 14)."""
+
+
+def legend_text(state: State) -> Text:
+    """What the letters and marks of the board mean, with the players' letters and colours."""
+    out = Text("  ".join(f"{letter} {name}" for letter, name in TERRAIN.values()) + "\n")
+    letters = seat_letters(state.players)
+    for i, p in enumerate(state.players):
+        out.append(f" {letters[p]} ", SEAT_STYLES[i])
+        out.append(f" {printable(p)}  ")
+    out.append("(first letter of a square: who controls it)\n")
+    out.append("(1) printed city  [2] city of strength 2  ^3 camp of priority 3  T1 sky tower pair 1\n")
+    farms = [f"{code} {resource.replace('_', ' ')}" for resource, code in FARM_CODES.items()]
+    out.append(f"farms: {'  '.join(farms[:6])}\n       {'  '.join(farms[6:])}\n")
+    out.append("tpw trading post declared wood (tpf fish, tpc carrot, tp? not declared yet)\n")
+    out.append("|", LAVA_STYLE)
+    out.append(" ")
+    out.append("~~~", LAVA_STYLE)
+    out.append(" lava: the squares on either side do not touch")
+    towers = state.position.towers
+    if towers:
+        pairs = ", ".join(
+            f"T{i} {a}-{b} ({printable(str(state.position.owner.get(a)))})" for i, (a, b) in enumerate(towers, 1)
+        )
+        out.append(f"\nsky towers: {pairs}")
+    return out

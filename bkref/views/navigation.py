@@ -1,0 +1,159 @@
+"""A replay's positions and the moves between them, in the terminal and full screen alike.
+
+``load`` plays the log through the referee once and keeps every state
+(``referee.play(keep=True)``), so going back is only a look at an earlier state.
+``event_index`` and ``harvest_index`` find the position a number names. ``move`` turns one
+typed line into the event to show (``bkref.views.printout``); ``bkref.views.viewer`` moves
+by single keys between the same ``stops``.
+
+``stops`` are the events a move lands on with ``--by event``, ``turn`` or ``round``:
+a turn stops once all its picks are revealed and its provisions drawn (a round's
+construction is one stop too); a round stops at its harvest.
+
+>>> from pathlib import Path
+>>> steps = load(Path("replays/worked-example.jsonl"))
+>>> len(steps), steps[0].line
+(23, 4)
+>>> move(steps, 0, ""), move(steps, 0, "b"), move(steps, 5, "12"), move(steps, 5, "q")
+((1, ''), (0, 'this is the first event'), (11, ''), (None, ''))
+>>> stops(steps, "turn")[:4], stops(steps, "round")
+([0, 1, 4, 7], [0, 22])
+>>> move(steps, 2, "", stops(steps, "turn")), move(steps, 2, "b", stops(steps, "turn"))
+((4, ''), (1, ''))
+>>> harvest_index(steps, 1), event_index(steps, 23)
+(22, 22)
+>>> harvest_index(steps, 2)
+Traceback (most recent call last):
+...
+bkref.views.navigation.NoHarvest: round 2 (the log stops before the deal of round 2)
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Sequence
+
+from bkref.game.engine import State
+from bkref.game.events import Build, Draw, Event, Pick
+from bkref.io.diagnostics import exit_status
+from bkref.io.referee import NoEvent, Step, play
+from bkref.io.sources import LogSource
+
+
+def load(source: LogSource, label: str | None = None) -> list[Step]:
+    """Every event of the log from ``source`` with the state after it; ``label`` names the log.
+
+    A log that stops early replays as far as it goes. A line that is not an event (F1)
+    is shown with the event after it (the last one if none follows). Raises ``NoEvent``
+    for a log without any event, ``OSError`` for a source that cannot be read.
+    """
+    played = play(source, label, keep=True, partial=True)
+    steps = list(played)
+    if not steps:
+        raise NoEvent(played.name, played.after)
+    if played.after:
+        steps[-1] = steps[-1]._replace(diagnostics=steps[-1].diagnostics + played.after)
+    gc.collect()
+    gc.freeze()  # the states live as long as the replay: no collection need walk them again
+    return steps
+
+
+def exit_status_of(steps: Sequence[Step]) -> int:
+    """The exit status of the whole log, as ``validate`` gives it (a log that stops early is not a problem)."""
+    return exit_status([d for s in steps for d in s.diagnostics])
+
+
+def state_before(steps: Sequence[Step], index: int) -> State:
+    """The state before event ``index + 1`` of a replay: the one after the event before, or a new game."""
+    return steps[index - 1].state if index else State()
+
+
+class NoSuchEvent(LookupError):
+    """An event number the log does not have: ``number``, and the log's count of ``events``."""
+
+    def __init__(self, number: int, events: int) -> None:
+        super().__init__(f"event {number} (the log has events 1 to {events})")
+        self.number, self.events = number, events
+
+
+class NoHarvest(LookupError):
+    """A round the log has no harvest of: ``round``, and where the log ``stops``."""
+
+    def __init__(self, round_: int, stops: str) -> None:
+        super().__init__(f"round {round_} (the log stops {stops})")
+        self.round, self.stops = round_, stops
+
+
+def event_index(steps: Sequence[Step], number: int) -> int:
+    """The index of event ``number`` (counted from 1); ``NoSuchEvent`` if the log has none."""
+    if not 1 <= number <= len(steps):
+        raise NoSuchEvent(number, len(steps))
+    return number - 1
+
+
+def harvest_index(steps: Sequence[Step], round_: int) -> int:
+    """The index of the harvest of round ``round_`` (the event that closes it); ``NoHarvest`` if none."""
+    for i, step in enumerate(steps):
+        if len(step.state.harvests) >= round_:
+            return i
+    raise NoHarvest(round_, steps[-1].state.where())
+
+
+def _group(event: Event) -> tuple[object, ...] | None:
+    """The turn or construction an event belongs to; None for an event that stands alone."""
+    if isinstance(event, Pick | Draw):
+        return ("turn", event.round, event.turn)
+    if isinstance(event, Build):
+        return ("build", event.round)
+    return None
+
+
+def stops(steps: Sequence[Step], by: str) -> list[int]:
+    """The indices a move lands on, ``by`` event, turn or round (always the first and the last)."""
+    last = len(steps) - 1
+    if by == "event":
+        return list(range(len(steps)))
+    if by == "turn":
+        groups = [_group(s.event) for s in steps]
+        return [i for i, g in enumerate(groups) if i in (0, last) or g is None or g != groups[i + 1]]
+    harvested = [i for i in range(1, last) if len(steps[i].state.harvests) > len(steps[i - 1].state.harvests)]
+    return sorted({0, *harvested, last})
+
+
+def after(stops: Sequence[int], index: int) -> int | None:
+    """The first stop after ``index``, if any."""
+    return next((i for i in stops if i > index), None)
+
+
+def before(stops: Sequence[int], index: int) -> int | None:
+    """The last stop before ``index``, if any."""
+    return next((i for i in reversed(stops) if i < index), None)
+
+
+def move(steps: Sequence[Step], index: int, key: str, by: Sequence[int] | None = None) -> tuple[int | None, str]:
+    """Where one typed line leads from event ``index``: the next index (None to quit) and a note.
+
+    Enter, ``n`` and ``b`` go to the next or previous of the stops ``by`` (every event if None).
+    """
+    last = len(steps) - 1
+    key = key.strip().lower()
+    if key in ("", "n"):
+        target = index + 1 if by is None else after(by, index)
+        return (target, "") if target is not None and index < last else (index, "this is the last event")
+    if key == "b":
+        target = index - 1 if by is None else before(by, index)
+        return (target, "") if target is not None and index > 0 else (index, "this is the first event")
+    if key == "r":
+        now = steps[index].state.round
+        later = next((i for i in range(index + 1, len(steps)) if steps[i].state.round > now), last)
+        return (later, "") if later > index else (index, "this is the last event")
+    if key == "q":
+        return None, ""
+    if key.isdecimal():
+        if 1 <= int(key) <= len(steps):
+            return int(key) - 1, ""
+        return index, f"no event {key}: this log has events 1 to {len(steps)}"
+    return index, f"unknown key {key!r}: {HELP}"
+
+
+HELP = "Enter or n next, b back, r next round, a number goes to that event, q quits"

@@ -1,0 +1,146 @@
+"""The tables beside the board: the players, the latest harvest, the final scores.
+
+>>> from pathlib import Path
+>>> from bkref.io.referee import play
+>>> state = list(play(Path("replays/2p-ann-bob.jsonl"), keep=True))[-1].state
+>>> winners(state)
+'ann wins with 125'
+"""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from bkref.game.catalog import CARDS
+from bkref.game.engine import State
+from bkref.game.fiefs import yield_of
+from bkref.game.words import count, joined
+from bkref.io.diagnostics import printable
+from bkref.views.palette import SEAT_STYLES
+from bkref.views.seenby import hidden_from
+from bkref.views.squares import seat_letters
+from bkref.views.terminal import table as table_of
+
+
+def supply(state: State, player: str) -> str:
+    """The buildings in ``player``'s supply, in card order ("city2 x2, farm_pearl"), or "-"."""
+    held = state.supply[player]
+    shown = [f"{card} x{n}" if n > 1 else card for card in CARDS if (n := held.get(card, 0)) > 0]
+    return ", ".join(shown) or "-"
+
+
+def in_reserve(state: State, player: str) -> int:
+    """The cards left in ``player``'s face-down reserve (2 players): one joins the hand at each pick (D3)."""
+    if state.phase != "exploring" or not state.reserves:
+        return 0
+    return len(state.reserves[player]) - (state.turn - 1) - (player in state.picks)
+
+
+def _hand(state: State, player: str, seen_by: str | None) -> str:
+    if state.phase != "exploring":
+        return "-"
+    cards = state.hands[player]
+    hand = count(len(cards), "card") if hidden_from(player, seen_by) else ", ".join(cards) or "-"
+    left = in_reserve(state, player)
+    return hand + (f" (+{left} in reserve)" if left else "")
+
+
+def players_table(state: State, seen_by: str | None = None) -> Table:
+    """Each player: squares controlled, hand, supply, parchments held, carrots harvested so far."""
+    table = table_of(
+        "",
+        "player",
+        "squares",
+        "hand",
+        "supply",
+        "parchments",
+        "harvests",
+        prose=("hand", "supply"),
+        numbers=("squares", "parchments", "harvests"),
+    )
+    letters = seat_letters(state.players)
+    for i, p in enumerate(state.players):
+        table.add_row(
+            Text(f" {letters[p]} ", SEAT_STYLES[i]),
+            printable(p),
+            str(len(state.position.controlled(p))),
+            _hand(state, p, seen_by),
+            supply(state, p),
+            str(len(state.parchments[p])),
+            str(state.harvest_total(p)),
+        )
+    return table
+
+
+def harvest_table(state: State) -> Table:
+    """The latest harvest: each player's fiefs with strength, wealth and carrots (H2-H4)."""
+    table = table_of(
+        "player",
+        "fief",
+        "strength",
+        "wealth",
+        "carrots",
+        numbers=("strength", "carrots"),
+        prose=("fief",),
+        title=f"harvest of round {len(state.harvests)}",
+    )
+    for p in state.players:
+        fiefs = state.harvests[-1][p]
+        for fief in fiefs:
+            if fief.carrots:
+                table.add_row(
+                    printable(p),
+                    f"{fief.squares[0]} ({count(len(fief.squares), 'square')})",
+                    str(fief.strength),
+                    f"{fief.wealth} ({', '.join(fief.resources)})",
+                    str(fief.carrots),
+                )
+        idle = [f.squares[0] for f in fiefs if not f.carrots]
+        if idle:
+            table.add_row(printable(p), f"{len(idle)} more yielding nothing: {', '.join(idle)}", "", "", "0")
+        table.add_row("", "", "", f"{printable(p)}'s total", str(yield_of(fiefs)), end_section=True)
+    return table
+
+
+def final_scores(state: State) -> Group:
+    """The final scores (E1-E9): per player the harvests, each parchment's points, the total.
+
+    What each parchment counted is ``bkref score``'s business; here one line per player
+    keeps the board in view.
+    """
+    final = state.final
+    assert final is not None
+    table = table_of(
+        "player",
+        "harvests",
+        "parchments",
+        "total",
+        numbers=("total",),
+        prose=("parchments",),
+        title="final scores (bkref score shows what each parchment counted)",
+    )
+    for p in final.ranking:
+        score = final.players[p]
+        cards = ", ".join(
+            f"{row.card}{f' ({row.copied})' if row.copied else ''} {row.points}" for row in score.parchments
+        )
+        table.add_row(
+            printable(p),
+            f"{'+'.join(map(str, score.harvests))} = {score.harvest}",
+            f"{score.parchment_total}: {cards}" if cards else "0",
+            str(score.total),
+        )
+    rulings = ", ".join(f"{name} {value}" for name, value in final.rulings.items())
+    return Group(table, Text(winners(state)), Text(f"rulings: {rulings}"))
+
+
+def winners(state: State) -> str:
+    """Who won the finished game, and with how many points: "ann wins with 125"."""
+    final = state.final
+    assert final is not None
+    best = final.players[final.winners[0]].total
+    if len(final.winners) == 1:
+        return printable(f"{final.winners[0]} wins with {best}")
+    return printable(f"{joined(final.winners)} win with {best} (tied)")
