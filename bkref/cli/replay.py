@@ -88,25 +88,23 @@ def replay(
     if svg is not None or html is not None:
         if step:
             raise fail("--step walks through the game in the terminal; --svg and --html write files: give one")
-        if as_ is not None:  # they show every hand: no spoiler-free page by mistake
-            raise fail("--as is for the replay in the terminal; --svg and --html show every player's cards")
     from bkref.views.navigation import exit_status_of
 
     steps = _steps(log)
     index = _start(steps, to=to, round_=round_, default=0 if step else len(steps) - 1)
-    if svg is not None or html is not None:
-        from bkref.views.page import page
-        from bkref.views.svg import picture
-
-        for target, draw in ((svg, picture), (html, page)):
-            if target is not None and write_output(draw(steps, index, str(log)), target):
-                print(f"wrote {target}")
-        raise typer.Exit(exit_status_of(steps))
     players = steps[-1].state.players
     if as_ is not None and as_ not in players:
         from bkref.cli import errors
 
         raise errors.seen_by(as_, players)
+    if svg is not None or html is not None:
+        from bkref.views.page import page
+        from bkref.views.svg import picture
+
+        for target, draw in ((svg, picture), (html, page)):
+            if target is not None and write_output(draw(steps, index, str(log), as_), target):
+                print(f"wrote {target}")
+        raise typer.Exit(exit_status_of(steps))
     if not step:
         from bkref.views.printout import show
         from bkref.views.terminal import console
