@@ -411,6 +411,36 @@ def test_as_someone_who_is_not_playing_is_one_line_and_exit_2(bkref) -> None:
     assert result.stderr == "bkref: error: --as zed: this game's players are ann, bob, cid\n"
 
 
+def test_the_log_as_a_player_saw_it_is_json_lines_of_seen_events(bkref) -> None:
+    import msgspec
+
+    from bkref.game.knowledge import seen_events
+
+    events = [step.event for step in load(TWO)]
+    printed = bkref("replay", TWO, "--as", "bob", "--format", "seen")
+    assert printed.exit_code == 0
+    assert printed.stdout == "".join(msgspec.json.encode(e).decode() + "\n" for e in seen_events(events, "bob"))
+    lines = printed.stdout.splitlines()
+    assert lines[2] == '{"type":"pick","round":1,"turn":1,"player":"ann","keep":[null],"discard":[null]}'
+    assert '"ann":[null,' in lines[1] and '"bob":["master_farmer",' in lines[1]
+    up_to = bkref("replay", TWO, "--as", "bob", "--format", "seen", "--to", "3").stdout.splitlines()
+    assert up_to == lines[:2]  # ann's pick of event 3 is still secret
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--format", "seen"], "--format seen is the log as one player saw it: give --as PLAYER"),
+        (["--as", "zed", "--format", "seen"], "--as zed: this game's players are ann, bob"),
+        (["--as", "ann", "--format", "seen", "--svg", "-"], "--format seen prints the seen events; --step, --svg"),
+    ],
+)
+def test_the_seen_log_with_bad_usage_is_one_line(bkref, args: list[str], message: str) -> None:
+    result = bkref("replay", TWO, *args)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"bkref: error: {message}") and result.stderr.count("\n") == 1
+
+
 def test_step_by_turn_and_by_round_with_piped_keys(bkref) -> None:
     # 3p: turn 1 ends with bob's provisions draw (event 6); round 1's harvest is event 26.
     assert headers(bkref("replay", THREE, "--step", "--by", "turn", input="\n\n\nb\nq\n").stdout) == [1, 2, 6, 9, 6]

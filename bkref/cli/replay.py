@@ -21,6 +21,11 @@ class By(StrEnum):
     round = "round"
 
 
+class Shown(StrEnum):
+    text = "text"
+    seen = "seen"
+
+
 @app.command(short_help="Show a game on the board, position by position.")
 def replay(
     log: Annotated[
@@ -72,6 +77,15 @@ def replay(
         str | None,
         typer.Option("--html", metavar="FILE", help="Write the whole game as one self-contained HTML page instead."),
     ] = None,
+    shown: Annotated[
+        Shown,
+        typer.Option(
+            "--format",
+            metavar="FORMAT",
+            help="text: the game on the board; seen: the log as the player of --as saw it "
+            "(up to --to or --round), one JSON seen event per line (bkref schema --seen).",
+        ),
+    ] = Shown.text,
 ) -> None:
     """Show a game on the board, position by position.
 
@@ -85,9 +99,12 @@ def replay(
     included), 1 illegal events or mismatched expects, 2 lines that are not events, a log
     that cannot be read, or bad usage; 130 when Ctrl-C stops --step.
     """
-    if svg is not None or html is not None:
-        if step:
-            raise fail("--step walks through the game in the terminal; --svg and --html write files: give one")
+    if (svg is not None or html is not None) and step:
+        raise fail("--step walks through the game in the terminal; --svg and --html write files: give one")
+    if shown is Shown.seen and (step or svg is not None or html is not None):
+        raise fail("--format seen prints the seen events; --step, --svg and --html show the game: give one")
+    if shown is Shown.seen and as_ is None:
+        raise fail("--format seen is the log as one player saw it: give --as PLAYER")
     from bkref.views.navigation import exit_status_of
 
     steps = _steps(log)
@@ -97,6 +114,14 @@ def replay(
         from bkref.cli import errors
 
         raise errors.seen_by(as_, players)
+    if as_ is not None and shown is Shown.seen:
+        import msgspec
+
+        from bkref.game.knowledge import seen_events
+
+        seen = seen_events((s.event for s in steps[: index + 1]), as_)
+        sys.stdout.writelines(msgspec.json.encode(event).decode() + "\n" for event in seen)
+        raise typer.Exit(exit_status_of(steps))
     if svg is not None or html is not None:
         from bkref.views.page import page
         from bkref.views.svg import picture
