@@ -57,8 +57,9 @@ def replay(
             "--as",
             metavar="PLAYER",
             help=(
-                "The game as PLAYER saw it: their own hand, the others' hand sizes, no one else's parchments, "
-                "and no words of problems that could name another's cards."
+                "The game as PLAYER saw it (RULES.md I1-I6): their own hand, the others' hand sizes, no one "
+                "else's parchments, and no words of problems that could name another's cards; "
+                "with --svg or --html, PLAYER's own picture or page."
             ),
         ),
     ] = None,
