@@ -328,3 +328,25 @@ def test_bkref_moves_at_the_last_event_leaves_out_the_lines_after_it(bkref, tmp_
         f"{path}:{last}: F1 line {last} is not JSON: invalid character at column 5\n",
     )
     assert whole.stdout == at_last.stdout
+
+
+def test_bkref_moves_as_a_player_lists_their_moves_and_not_who_else_has_to_pick(bkref) -> None:
+    # 3p after event 3: ann has picked turn 1, bob and cid have not.
+    log = REPLAYS / "3p-ann-bob-cid.jsonl"
+    everyone = bkref("moves", log, "--to", 3, "--format", "json").stdout.splitlines()
+    bob = bkref("moves", log, "--to", 3, "--format", "json", "--as", "bob").stdout.splitlines()
+    assert bob and bob == [line for line in everyone if json.loads(line)["player"] == "bob"]
+    heading = bkref("moves", log, "--to", 3, "--as", "bob").stdout.splitlines()[0]
+    assert heading.endswith(f"in round 1, turn 1: picks (bob); {len(bob)} legal moves")
+    ann = bkref("moves", log, "--to", 3, "--as", "ann")
+    assert ann.stdout == f"{log}: after event 3 (line 3), in round 1, turn 1: picks (ann has picked); 0 legal moves\n"
+    zed = bkref("moves", log, "--as", "zed")
+    assert (zed.exit_code, zed.stdout) == (2, "")
+    assert zed.stderr == "bkref: error: --as zed: this game's players are ann, bob, cid\n"
+
+
+def test_bkref_moves_as_a_player_hides_the_words_of_another_players_illegal_pick(bkref) -> None:
+    log = Path("replays") / "illegal" / "D2-keep-not-in-hand.jsonl"  # line 74: cid keeps a card not in cid's hand
+    as_ann = bkref("moves", log, "--to", 74, "--as", "ann")
+    assert as_ann.stderr == f"{log}:74: D2 not shown with --as ann: it may name cards ann does not see\n"
+    assert "J10" in bkref("moves", log, "--to", 74, "--as", "cid").stderr

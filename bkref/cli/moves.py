@@ -23,6 +23,14 @@ def moves(
             "--format", metavar="FORMAT", help="text: the moves in words; json: one bkref/1 event per line, to append."
         ),
     ] = OutputFormat.text,
+    as_: Annotated[
+        str | None,
+        typer.Option(
+            "--as",
+            metavar="PLAYER",
+            help="Only PLAYER's moves, with the position and the problems as PLAYER knows them (as replay --as).",
+        ),
+    ] = None,
 ) -> None:
     """List the legal moves at a position: the end of the log, or after event N.
 
@@ -46,17 +54,19 @@ def moves(
         raise errors.event_number(to)
     try:
         with one_log(log, sys.stdin, fail) as (source, label):
-            step, diagnostics, events = moves_at(source, label, None if to is None else int(to))
+            step, diagnostics, events = moves_at(source, label, None if to is None else int(to), as_)
     except NoEvent as error:
         raise fail(str(error)) from None
     except NoSuchEvent as error:
         assert to is not None
         raise errors.no_such_event(to, error) from None
-    moves: list[Event] = list(legal_moves(step.state))
+    if as_ is not None and as_ not in step.state.players:
+        raise errors.seen_by(as_, step.state.players)
+    moves: list[Event] = list(legal_moves(step.state, as_))
     sys.stderr.writelines(d.text() + "\n" for d in diagnostics)
     if output is OutputFormat.json:
         sys.stdout.writelines(msgspec.json.encode(move).decode() + "\n" for move in moves)
     else:
-        sys.stdout.write(heading("-" if log == STDIN else str(log), step, events, moves) + "\n")
+        sys.stdout.write(heading("-" if log == STDIN else str(log), step, events, moves, as_) + "\n")
         sys.stdout.writelines(f"{i:>4}  {words(move)}\n" for i, move in enumerate(moves, start=1))
     raise typer.Exit(exit_status(diagnostics))

@@ -44,9 +44,9 @@ from bkref.views.boardtext import BOARD_LINES, board_text, legend_text
 from bkref.views.narration import describe, earlier_problems, stage, stops_here
 from bkref.views.navigation import state_before
 from bkref.views.palette import PROBLEM_STYLE, SEAT_STYLES
-from bkref.views.seenby import hidden_from, problems_seen
+from bkref.views.seenby import problems_seen
 from bkref.views.squares import changed_squares, seat_letters
-from bkref.views.tables import final_scores, harvest_table, in_reserve, supply, winners
+from bkref.views.tables import final_scores, hand_of, harvest_table, supply, winners
 from bkref.views.terminal import table
 
 HEADER_STYLE = "reverse"
@@ -105,8 +105,7 @@ def player_lines(state: State, seen_by: str | None) -> list[Text]:
     name_width = max((len(name) for name in names.values()), default=0)
     lines = []
     for i, p in enumerate(state.players):
-        hand = len(state.hands.get(p, ())) if state.phase == "exploring" else 0
-        reserve = in_reserve(state, p)
+        _, hand, reserve = hand_of(state, p, seen_by)
         line = Text(f" {letters[p]} ", SEAT_STYLES[i])
         line.append(
             f" {names[p]:<{name_width}} {_counted(len(state.position.controlled(p)), 'square', 3)}  hand {hand:>2}"
@@ -180,13 +179,11 @@ def hands_panel(state: State, seen_by: str | None) -> RenderableType:
         note = "a 2-player reserve is face down; one card joins the hand at each pick" if state.reserves else ""
     out = table("player", "hand", "supply", "parchments", prose=("hand", "supply", "parchments"))
     for p in state.players:
-        hidden = hidden_from(p, seen_by)
-        cards = state.hands.get(p, []) if state.phase == "exploring" else []
-        hand = f"{len(cards)} cards" if hidden else ", ".join(cards) or "-"
-        reserve = in_reserve(state, p)
+        cards, size, reserve = hand_of(state, p, seen_by)
+        hand = f"{size} cards" if cards is None else ", ".join(cards) or "-"
         hand += f" (+{reserve} in reserve)" if reserve else ""
         held = state.parchments.get(p, [])
-        parchments = f"{len(held)} face down" if hidden and held else ", ".join(held) or "-"
+        parchments = f"{len(held)} face down" if cards is None and held else ", ".join(held) or "-"
         out.add_row(printable(p), hand, supply(state, p) if state.supply else "-", parchments)
     return Group(Text("hands, supplies and parchments", "bold"), out, Text(note, "dim"))
 
