@@ -63,8 +63,9 @@ def imports(path: Path, known: set[str], root: Path = ROOT) -> set[str]:
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
-            if node.level:  # a relative import
-                base = ".".join([*package.split(".")[: len(package.split(".")) - node.level + 1], *filter(None, [base])])
+            if node.level:  # a relative import: from the package, or one of its parents
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
             for alias in node.names:  # from a package import a module, or a name of a module
                 found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base)
     return {module for module in found if module in known}
@@ -153,6 +154,22 @@ def test_the_rules_import_nothing_above_them() -> None:
     assert {other for name in edges if name.startswith("bkref.game") for other in edges[name]} <= {
         name for name in edges if name.startswith(("bkref.game", "bkref.data"))
     }
+
+
+def test_only_the_flow_moves_a_game_from_phase_to_phase() -> None:
+    """Every assignment to a ``phase`` is in ``bkref/game/flow.py``: no module fakes a phase."""
+    assigning = set()
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            else:
+                continue
+            if any(isinstance(t, ast.Attribute) and t.attr == "phase" for target in targets for t in ast.walk(target)):
+                assigning.add(name)
+    assert assigning == {"bkref.game.flow"}
 
 
 @pytest.mark.parametrize(

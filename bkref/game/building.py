@@ -49,68 +49,64 @@ def build(table: Table, event: Build) -> None:
     raise ``Skip`` with the first rule it breaks otherwise."""
     p, card_id, at = event.player, event.card, event.at
     card = CARDS[card_id]
-    check = _CHECKS.get(card.kind)
-    if check is None:
-        rule, what = _NOT_BUILDINGS[card.kind]
+    kind = card.kind
+    if kind in _NOT_BUILDINGS:
+        rule, what = _NOT_BUILDINGS[kind]
         raise Skip(rule, f"{p} builds {card_id}, which is not a building: {what}")
     supply = table.supply[p]
     if not supply.get(card_id):
         raise Skip("P2", f"{p} builds {card_id}, but has none in supply; a building must be played first")
-    check(table, p, card, at)
+    _CHECKS[kind](table, p, card, at)
     # the effect
     position = table.position
     supply[card_id] -= 1
     table.board_fiefs = None
     for sq in at:
         position.building[sq] = card_id
-    if card.kind == "camp":
+    if kind == "camp":
         position.claim(at[0], p)
         table.camp_floor = card.priority
         table.camps_placed[p] += 1
-    elif card.kind == "sky_tower":
+    elif kind == "sky_tower":
         position.towers.append((at[0], at[1]))
 
 
-def _squares(card: Card, at: list[str], takes: int, rule: str) -> None:
-    if len(at) != takes:
-        raise Skip(rule, f"{card.id} is placed on {len(at)} squares; it takes {takes}")
+def _wrong_count(card: Card, at: list[str], takes: int, rule: str) -> Skip:
+    return Skip(rule, f"{card.id} is placed on {len(at)} squares; it takes {takes}")
 
 
-def _free(position: Position, p: str, card: Card, at: list[str]) -> None:
-    """C3: no square of ``at`` holds a building, printed city included."""
-    for sq in at:
-        if position.occupied(sq):
-            raise Skip("C3", f"{p} builds {card.id} on {sq}, which already holds {_describe(position, sq)}")
+def _held(position: Position, p: str, card: Card, sq: str) -> Skip:
+    """C3: ``sq`` holds a building already, printed city included."""
+    return Skip("C3", f"{p} builds {card.id} on {sq}, which already holds {_describe(position, sq)}")
 
 
-def _controlled(position: Position, p: str, card: Card, at: list[str]) -> None:
-    """C2: ``p`` controls every square of ``at``."""
-    for sq in at:
-        holder = position.owner.get(sq)
-        if holder != p:
-            whose = f"{holder} controls it" if holder else "nobody controls it"
-            raise Skip("C2", f"{p} builds {card.id} on {sq}, which {p} does not control ({whose})")
+def _not_controlled(p: str, card: Card, sq: str, holder: str | None) -> Skip:
+    """C2: ``p`` does not control ``sq``."""
+    whose = f"{holder} controls it" if holder else "nobody controls it"
+    return Skip("C2", f"{p} builds {card.id} on {sq}, which {p} does not control ({whose})")
 
 
 def _on_own_square(table: Table, p: str, card: Card, at: list[str]) -> None:
     """A city or a farm: one free square ``p`` controls (C2, C3), of its terrain if it needs one (C4)."""
-    position = table.position
-    _squares(card, at, 1, "C3")
-    _free(position, p, card, at)
-    _controlled(position, p, card, at)
-    terrain, requires = BOARD[at[0]].terrain, card.requires_terrain
+    if len(at) != 1:
+        raise _wrong_count(card, at, 1, "C3")
+    position, sq = table.position, at[0]
+    if position.occupied(sq):
+        raise _held(position, p, card, sq)
+    holder = position.owner.get(sq)
+    if holder != p:
+        raise _not_controlled(p, card, sq, holder)
+    terrain, requires = BOARD[sq].terrain, card.requires_terrain
     if requires and terrain != requires:
-        raise Skip(
-            "C4",
-            f"{p} builds {card.id} on {at[0]}, a {terrain} square; {card.id} goes only on a {requires}",
-        )
+        raise Skip("C4", f"{p} builds {card.id} on {sq}, a {terrain} square; {card.id} goes only on a {requires}")
 
 
 def _camp(table: Table, p: str, card: Card, at: list[str]) -> None:
     """A camp: one empty square, with no building and no rabbit (C6), in ascending priority
     order within a construction (C7), with a rabbit to claim it (S5, R6 ``pieces``)."""
+    if len(at) != 1:
+        raise _wrong_count(card, at, 1, "C3")
     position = table.position
-    _squares(card, at, 1, "C3")
     sq = at[0]
     if position.occupied(sq):
         raise Skip(
@@ -136,10 +132,16 @@ def _camp(table: Table, p: str, card: Card, at: list[str]) -> None:
 
 def _sky_tower(table: Table, p: str, card: Card, at: list[str]) -> None:
     """A sky tower: two free squares ``p`` controls (C2, C3), apart and in two different fiefs (C5)."""
+    if len(at) != 2:
+        raise _wrong_count(card, at, 2, "C5")
     position = table.position
-    _squares(card, at, 2, "C5")
-    _free(position, p, card, at)
-    _controlled(position, p, card, at)
+    for sq in at:
+        if position.occupied(sq):
+            raise _held(position, p, card, sq)
+    for sq in at:
+        holder = position.owner.get(sq)
+        if holder != p:
+            raise _not_controlled(p, card, sq, holder)
     a, b = at
     if a == b:
         raise Skip("C5", f"both sky tower tokens are placed on {a}; they go on two different squares")

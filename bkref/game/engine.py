@@ -1,10 +1,10 @@
 """The referee's engine: a game state and the events applied to it.
 
 ``State`` is the one state object: a ``bkref.game.table.Table`` (its fields and the
-questions asked of it) that plays events; ``state.play(event)`` applies an event in place and
-returns the violations it found (empty when legal), and ``apply(state, event)`` is the
-pure form, which leaves ``state`` untouched and returns the next state. Replay and
-stepping back keep the states. There is no I/O here: reading logs is ``bkref.io.logfile``.
+questions asked of it) that plays events. ``state.play(event)`` applies an event in
+place and returns the violations it found (empty when legal), and ``apply(state,
+event)`` is the pure form, which leaves ``state`` untouched and returns the next state.
+Replay and stepping back keep the states. There is no I/O here: reading logs is ``bkref.io.logfile``.
 
 An illegal event is reported and skipped, so that one run lists every problem: its
 effects are not applied. Some events are still applied after a report, because what
@@ -17,10 +17,10 @@ wrong copy choice (E7: that card copies nothing). And when a log moves on to a l
 turn or round while events of the current one are missing (a pick, a draw, a harvest),
 the gap is reported once (T1) and closed, and the log is followed from there.
 
-Each event is played in three steps, as boardgame.io keeps its flow apart from its
-moves: ``bkref.game.flow`` checks that it comes at its moment (and closes the gaps), the
-event's stage module checks it and applies its effect (``dealing``, ``exploring``,
-``building``, ``harvesting``, ``ending``), and ``flow`` moves the game on.
+Each event goes through ``bkref.game.flow`` (its phase, turn and round, the gaps, what
+follows), which leaves its checks and effect to its stage module (``dealing``,
+``exploring``, ``building``, ``harvesting``, ``ending``), as boardgame.io keeps its flow
+apart from its moves.
 
 >>> from bkref.game.events import Game, Deal
 >>> state = State()
@@ -35,8 +35,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from bkref.game import building, dealing, ending, exploring, flow, harvesting, moves
+from bkref.game import ending, exploring, flow, moves
 from bkref.game.events import Build, Deal, Draw, End, Event, Game, Harvest, Pick
+from bkref.game.flow import on_build, on_pick
 from bkref.game.results import FinalScore
 from bkref.game.table import HAND_SIZE, KEEP, ROUNDS, Due, Skip, Table, Violation
 
@@ -78,9 +79,9 @@ class State(Table):
         try:
             # the two most frequent events by name, which the compiled build calls directly
             if type(event) is Pick:
-                _on_pick(self, event, found)
+                on_pick(self, event, found)
             elif type(event) is Build:
-                _on_build(self, event, found)
+                on_build(self, event, found)
             else:
                 _HANDLERS[type(event)](self, event, found)
         except Skip as skip:
@@ -92,56 +93,12 @@ class State(Table):
         return flow.finish(self)
 
 
-# Each event: does it come now (flow), its checks and effect (its stage), what follows (flow).
-
-
-def _on_game(state: State, event: Game, found: list[Violation]) -> None:
-    flow.expect_game(state)
-    dealing.seat(state, event, found)
-    flow.start_game(state)
-
-
-def _on_deal(state: State, event: Deal, found: list[Violation]) -> None:
-    flow.expect_deal(state, event.round, found)
-    dealing.deal(state, event, found)
-    flow.start_round(state, event.round)
-
-
-def _on_pick(state: State, event: Pick, found: list[Violation]) -> None:
-    flow.expect_pick(state, event, found)
-    exploring.pick(state, event, found)
-    flow.picked(state, found)
-
-
-def _on_draw(state: State, event: Draw, found: list[Violation]) -> None:
-    flow.expect_draw(state, event)
-    exploring.draw(state, event, found)
-    flow.next_turn(state)
-
-
-def _on_build(state: State, event: Build, found: list[Violation]) -> None:
-    flow.expect(state, "building", event.round, event.player, "the build", "%s's %s build", event.player, event.card)
-    building.build(state, event)
-
-
-def _on_harvest(state: State, event: Harvest, found: list[Violation]) -> None:
-    flow.expect(state, "building", event.round, None, "the harvest", "the harvest of round %d", event.round)
-    harvesting.declare_and_harvest(state, event, found)
-    flow.end_round(state)
-
-
-def _on_end(state: State, event: End, found: list[Violation]) -> None:
-    flow.expect(state, "ending", None, None, "the end event", "the end event")
-    ending.end(state, event, found)
-    flow.end_game(state)
-
-
 _HANDLERS: Final[dict[type, Callable[[State, Event, list[Violation]], None]]] = {
-    Game: _on_game,  # type: ignore[dict-item]
-    Deal: _on_deal,  # type: ignore[dict-item]
-    Draw: _on_draw,  # type: ignore[dict-item]
-    Harvest: _on_harvest,  # type: ignore[dict-item]
-    End: _on_end,  # type: ignore[dict-item]
+    Game: flow.on_game,  # type: ignore[dict-item]
+    Deal: flow.on_deal,  # type: ignore[dict-item]
+    Draw: flow.on_draw,  # type: ignore[dict-item]
+    Harvest: flow.on_harvest,  # type: ignore[dict-item]
+    End: flow.on_end,  # type: ignore[dict-item]
 }
 """The handler of each event type but the two most frequent, which ``State.play`` calls by name."""
 

@@ -9,9 +9,10 @@ draws are all in, is ``bkref.game.flow``'s.
 >>> table = Table(hands={"ann": ["A1", "A2", "city1"], "bob": []})
 >>> table.seat(("ann", "bob", "cid"))
 >>> found = []
->>> pick(table, Pick(round=1, turn=1, player="ann", keep=["A1", "B1"]), found)
->>> [v.rule for v in found], table.picks, table.hands["ann"]
-(['D2'], {'ann': None}, ['A1', 'A2', 'city1'])
+>>> print(pick(table, Pick(round=1, turn=1, player="ann", keep=["A1", "B1"]), found))
+None
+>>> [v.rule for v in found], table.hands["ann"]
+(['D2'], ['A1', 'A2', 'city1'])
 """
 
 from __future__ import annotations
@@ -39,20 +40,14 @@ def passing_to(table: Table) -> dict[str, str]:
 # -- picks (D2, D3, D5) ----------------------------------------------------------------
 
 
-def pick(table: Table, event: Pick, found: list[Violation]) -> None:
-    """Record ``event`` as its player's pick of the turn: the pick if its cards are legal,
-    else None, reported (D2, D3, D5).
+def pick(table: Table, event: Pick, found: list[Violation]) -> Pick | None:
+    """``event`` if its cards are legal; else None, reported (D2, D3, D5). Either way it is
+    its player's pick of the turn (``flow.on_pick``).
 
-    Either way the player's hand becomes what they pass on: the rest after a legal pick,
-    the whole hand after an illegal one.
+    The player's hand becomes what they pass on: the rest after a legal pick, the whole
+    hand after an illegal one.
     """
-    p = event.player
-    table.picks[p] = event if _legal_pick(table, event, p, found) else None
-
-
-def _legal_pick(table: Table, event: Pick, p: str, found: list[Violation]) -> bool:
-    """True if the pick's cards are legal (the hand left is then the rest); else report why."""
-    n, keep = table.seats, event.keep  # p is event.player, read once
+    p, n, keep = event.player, table.seats, event.keep
     if n == 2:
         hand = table.hands[p] = table.hand_now(p)
         rule = "D3"
@@ -65,19 +60,19 @@ def _legal_pick(table: Table, event: Pick, p: str, found: list[Violation]) -> bo
                     f"{len(discard)}; with 2 players each turn keeps 1 card and discards 1",
                 )
             )
-            return False
+            return None
         chosen = keep + discard
     else:
         hand = table.hands[p]
         rule = "D2"
         if event.discard is not None:
             found.append(Violation(rule, f"{p} discards {cards(event.discard)}; only 2-player games discard"))
-            return False
+            return None
         if len(keep) != 2:
             found.append(
                 Violation(rule, f"{p} keeps {count(len(keep), 'card')}; with {n} players each turn keeps exactly 2")
             )
-            return False
+            return None
         chosen = keep
     rest = hand.copy()
     try:
@@ -87,7 +82,7 @@ def _legal_pick(table: Table, event: Pick, p: str, found: list[Violation]) -> bo
         pass
     else:
         table.hands[p] = rest
-        return True
+        return event
     verb = "keeps" if card in keep else "discards"
     where = "hand (with the reserve card)" if n == 2 else "hand"
     if card in hand:  # named more often than the hand holds it
@@ -98,7 +93,7 @@ def _legal_pick(table: Table, event: Pick, p: str, found: list[Violation]) -> bo
                 f"only {hand.count(card)}: {cards(hand)}",
             )
         )
-        return False
+        return None
     wrong_way = table.passed.get(passing_to(table)[p])  # what p would hold had hands passed the other way
     if wrong_way is not None and card in wrong_way:
         direction = pass_direction(table.round)
@@ -111,7 +106,7 @@ def _legal_pick(table: Table, event: Pick, p: str, found: list[Violation]) -> bo
         )
     else:
         found.append(Violation(rule, f"{p} {verb} {card}, which is not in {p}'s {where}: {cards(hand)}"))
-    return False
+    return None
 
 
 def reveal(table: Table, found: list[Violation]) -> None:

@@ -12,21 +12,21 @@ the turn then waits for each provisions card's draw, oldest first, and the next 
 begins (``next_turn``). After the last turn comes the construction, where any player
 may build, until the harvest closes the round.
 
-Each event first comes through here: ``expect`` (and ``expect_game``, ``expect_deal``,
-``expect_pick``, ``expect_draw``) says whether it comes at its moment (T1: its phase,
-round and turn; F1: its player), and closes what a log skipped when it moves on to a
-later turn or round with events of the current one missing (a pick, a draw, a harvest):
-the gap is reported once (T1) and closed, and the log is followed from there. The checks
-and effects of each event are in the stage modules (``dealing``, ``exploring``,
-``building``, ``harvesting``, ``ending``); ``bkref.game.engine`` plays each event
-through both.
+``bkref.game.engine`` plays each event through its function here (``on_game``,
+``on_deal``, ``on_pick``, ``on_draw``, ``on_build``, ``on_harvest``, ``on_end``), which
+says whether it comes at its moment (T1: its phase, round and turn; F1: its player),
+leaves its checks and effect to its stage module (``dealing``, ``exploring``,
+``building``, ``harvesting``, ``ending``), then moves the game on. When a log moves on
+to a later turn or round with events of the current one missing (a pick, a draw, a
+harvest), the gap is reported once (T1) and closed (``close_turn``, ``close_round``),
+and the log is followed from there.
 
 >>> from bkref.game.table import Table
 >>> table = Table()
 >>> due(table)
 Due(kind='game', players=())
->>> table.seat(("ann", "bob", "cid"))
->>> start_game(table)
+>>> from bkref.game.events import Game
+>>> on_game(table, Game(format="bkref/1", players=["ann", "bob", "cid"]), [])
 >>> table.phase, due(table).kind
 ('dealing', 'deal')
 """
@@ -35,9 +35,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from bkref.game import exploring, harvesting
+from bkref.game import building, dealing, ending, exploring, harvesting
 from bkref.game.catalog import COPY_CARDS
-from bkref.game.events import Draw, Pick
+from bkref.game.events import Build, Deal, Draw, End, Event, Game, Harvest, Pick
 from bkref.game.table import ROUNDS, Due, Phase, Skip, Table, Violation
 
 _NOBODY: Final = {"setup": "game", "dealing": "deal"}
@@ -58,92 +58,31 @@ def due(table: Table) -> Due:
     return Due(_NOBODY.get(phase, "over"), ())
 
 
-# -- does an event come at its moment? -------------------------------------------------
+# -- each event through the flow ------------------------------------------------------
+# Whether it comes at its moment (T1: its phase, round and turn; F1: its player), its
+# checks and effect (its stage module), then where the game goes.
 
 
-def expect(
-    table: Table, phase: Phase, rnd: int | None, player: str | None, noun: str, what: str, *args: object
-) -> None:
-    """T1 unless the game is in ``phase`` and, if given, round ``rnd``; F1 unless ``player``
-    (if given) is a player. ``noun`` names the event ("the pick"), and so does ``what % args``
-    with its round and turn (formatted only for a T1)."""
-    if table.phase != phase:
-        raise Skip("T1", f"{what % args} comes {table.where()}")
-    if rnd is not None and rnd != table.round:
-        raise Skip("T1", f"{noun} is marked round {rnd}, but the game is in round {table.round}")
-    if player is not None and player not in table.left:
-        raise Skip("F1", f"player {player!r} is not a player of this game ({', '.join(table.players)})")
-
-
-def expect_game(table: Table) -> None:
-    """T1 unless no game event came yet: a log holds one game."""
+def on_game(table: Table, event: Game, found: list[Violation]) -> None:
+    """The game event, the first and only one (T1): seats and deck (``dealing.seat``); the first deal is due."""
     if table.phase != "setup":
         raise Skip("T1", "a second game event: a log holds one game")
+    dealing.seat(table, event, found)
+    table.phase = "dealing"
 
 
-def expect_deal(table: Table, rnd: int, found: list[Violation]) -> None:
-    """T1 unless the deal of round ``rnd`` is due. The next round's deal during this round's
-    exploration or construction closes this round first (``close_round``)."""
+def on_deal(table: Table, event: Deal, found: list[Violation]) -> None:
+    """The deal of the next round (T1; the next round's deal during this round's exploration
+    or construction closes this round first, ``close_round``): the hands (``dealing.deal``);
+    the round's exploration begins at turn 1, nobody has picked or passed."""
+    rnd = event.round
     if rnd == table.round + 1 and table.phase in ("exploring", "building"):
         close_round(table, found)
     if table.phase != "dealing":
         raise Skip("T1", f"the deal of round {rnd} comes {table.where()}")
     if rnd != table.round + 1:
         raise Skip("T1", f"the deal is marked round {rnd}; round {table.round + 1} is due")
-
-
-def expect_pick(table: Table, event: Pick, found: list[Violation]) -> None:
-    """T1 or F1 unless ``event`` comes in its round's exploration, at its turn, as its
-    player's first pick of the turn. A later turn of the round closes the turns before it
-    first (``close_turn``)."""
-    expect(
-        table,
-        "exploring",
-        event.round,
-        event.player,
-        "the pick",
-        "a pick for round %d, turn %d",
-        event.round,
-        event.turn,
-    )
-    if table.turn < event.turn <= table.turns_per_round:
-        while table.turn < event.turn:
-            close_turn(table, found)
-    _expect_turn(table, event.turn, "the pick")
-    if event.player in table.picks:
-        raise Skip("T1", f"{event.player} picks a second time in turn {table.turn}")
-
-
-def expect_draw(table: Table, event: Draw) -> None:
-    """T1 or F1 unless ``event`` comes in its round's exploration, at its turn."""
-    expect(
-        table,
-        "exploring",
-        event.round,
-        event.player,
-        "the draw",
-        "a draw for round %d, turn %d",
-        event.round,
-        event.turn,
-    )
-    _expect_turn(table, event.turn, "the draw")
-
-
-def _expect_turn(table: Table, turn: int, noun: str) -> None:
-    if turn != table.turn:
-        raise Skip("T1", f"{noun} is marked turn {turn}, but the round is in turn {table.turn}")
-
-
-# -- moving on -------------------------------------------------------------------------
-
-
-def start_game(table: Table) -> None:
-    """The game event is in: the first round's deal is due."""
-    table.phase = "dealing"
-
-
-def start_round(table: Table, rnd: int) -> None:
-    """Round ``rnd`` is dealt: its exploration begins at turn 1, nobody has picked or passed."""
+    dealing.deal(table, event, found)
     table.round = rnd
     table.turn = 1
     table.phase = "exploring"
@@ -151,12 +90,79 @@ def start_round(table: Table, rnd: int) -> None:
     table.passed = {}
 
 
-def picked(table: Table, found: list[Violation]) -> None:
-    """A pick is in: once every player's is, the kept cards are played and the hands pass
-    (``exploring.reveal``), and the turn moves on when no provisions card waits."""
+def on_pick(table: Table, event: Pick, found: list[Violation]) -> None:
+    """A pick, in its round's exploration, at its turn (a later turn of the round closes the
+    turns before it first, ``close_turn``), its player's first of the turn (T1, F1): its
+    cards (``exploring.pick``). The last pick of a turn plays the kept cards and passes the
+    hands (``exploring.reveal``), and the turn moves on unless a provisions card waits."""
+    expect(
+        table, "exploring", event.round, event.player, "the pick", "a pick for round {0.round}, turn {0.turn}", event
+    )
+    if event.turn != table.turn:
+        if table.turn < event.turn <= table.turns_per_round:
+            while table.turn < event.turn:
+                close_turn(table, found)
+        if event.turn != table.turn:
+            raise _wrong_turn(table, event, "the pick")
+    if event.player in table.picks:
+        raise Skip("T1", f"{event.player} picks a second time in turn {table.turn}")
+    table.picks[event.player] = exploring.pick(table, event, found)  # an illegal pick counts, as None
     if len(table.picks) == table.seats:
         exploring.reveal(table, found)
         next_turn(table)
+
+
+def on_draw(table: Table, event: Draw, found: list[Violation]) -> None:
+    """A provisions draw, in its round's exploration, at its turn (T1, F1): its cards
+    (``exploring.draw``); the turn moves on once nothing waits."""
+    expect(
+        table, "exploring", event.round, event.player, "the draw", "a draw for round {0.round}, turn {0.turn}", event
+    )
+    if event.turn != table.turn:
+        raise _wrong_turn(table, event, "the draw")
+    exploring.draw(table, event, found)
+    next_turn(table)
+
+
+def on_build(table: Table, event: Build, found: list[Violation]) -> None:
+    """A build, in its round's construction (T1, F1): the building (``building.build``)."""
+    expect(table, "building", event.round, event.player, "the build", "{0.player}'s {0.card} build", event)
+    building.build(table, event)
+
+
+def on_harvest(table: Table, event: Harvest, found: list[Violation]) -> None:
+    """The harvest, in its round's construction (T1): the fiefs' carrots
+    (``harvesting.declare_and_harvest``); the next round's deal is due, or the end."""
+    expect(table, "building", event.round, None, "the harvest", "the harvest of round {0.round}", event)
+    harvesting.declare_and_harvest(table, event, found)
+    end_round(table)
+
+
+def on_end(table: Table, event: End, found: list[Violation]) -> None:
+    """The end event, after the 4th harvest (T1): the final score (``ending.end``); the game is over."""
+    expect(table, "ending", None, None, "the end event", "the end event", event)
+    ending.end(table, event, found)
+    table.phase = "over"
+
+
+def expect(table: Table, phase: Phase, rnd: int | None, player: str | None, noun: str, what: str, event: Event) -> None:
+    """T1 unless the game is in ``phase`` and, if given, round ``rnd``; F1 unless ``player``
+    (if given) is a player. ``noun`` names ``event`` ("the pick"), and so does ``what``, a
+    template of ``str.format`` with its round and turn ("a pick for round {0.round}"),
+    filled in only for a T1."""
+    if table.phase != phase:
+        raise Skip("T1", f"{what.format(event)} comes {table.where()}")
+    if rnd is not None and rnd != table.round:
+        raise Skip("T1", f"{noun} is marked round {rnd}, but the game is in round {table.round}")
+    if player is not None and player not in table.left:
+        raise Skip("F1", f"player {player!r} is not a player of this game ({', '.join(table.players)})")
+
+
+def _wrong_turn(table: Table, event: Pick | Draw, noun: str) -> Skip:
+    return Skip("T1", f"{noun} is marked turn {event.turn}, but the round is in turn {table.turn}")
+
+
+# -- moving on -------------------------------------------------------------------------
 
 
 def next_turn(table: Table) -> None:
@@ -179,11 +185,6 @@ def start_construction(table: Table) -> None:
 def end_round(table: Table) -> None:
     """The round is harvested: the next round's deal is due, or after the 4th, the end."""
     table.phase = "ending" if table.round == ROUNDS else "dealing"
-
-
-def end_game(table: Table) -> None:
-    """The end event is in: the game is over."""
-    table.phase = "over"
 
 
 # -- the gaps a log leaves (T1) --------------------------------------------------------

@@ -22,7 +22,7 @@ on every run:
 - ``deal(state)`` and ``draw(state)``: the one deal or draw the deck allows (no choice;
   only when the game event gave the deck).
 - ``legal_moves(state)``: all of the above that fit the decision now due
-(``bkref.game.flow.due``).
+  (``bkref.game.flow.due``).
 
 >>> from bkref.game.engine import State
 >>> from bkref.game.events import Game, Deal
@@ -35,8 +35,7 @@ on every run:
 >>> state.play(Deal(round=1, hands=hands))
 []
 >>> [" ".join(pick.keep) for pick in picks(state, "ann")]  # the same cards kept only once
-['A1 A2', 'A1 city1', 'A1 city2', 'A2 city1', 'A2 city2', 'city1 city1', 'city1 city2',
-'city2 city2']
+['A1 A2', 'A1 city1', 'A1 city2', 'A2 city1', 'A2 city2', 'city1 city1', 'city1 city2', 'city2 city2']
 >>> state.due()
 Due(kind='pick', players=('ann', 'bob', 'cid'))
 """
