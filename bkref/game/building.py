@@ -13,8 +13,9 @@ construction is ``bkref.game.flow``'s.
 
 >>> from bkref.game.events import Build
 >>> from bkref.game.table import Table
->>> table = Table(supply={"ann": {"city1": 1}})
+>>> table = Table()
 >>> table.seat(("ann", "bob"))
+>>> table.supply = {"ann": {"city1": 1}}
 >>> table.position.claim("A1", "ann")
 >>> build(table, Build(round=1, player="ann", card="city1", at=["A1"]))
 >>> table.position.building, table.supply

@@ -2,8 +2,9 @@
 ``bkref.game.scoring``) and the log's ``expect`` (X1).
 
 >>> from bkref.game.table import Table
->>> table = Table(parchments={"ann": ["liberal"], "bob": ["fisher"]})
+>>> table = Table()
 >>> table.seat(("ann", "bob"))
+>>> table.parchments = {"ann": ["liberal"], "bob": ["fisher"]}
 >>> found = []
 >>> copy_choices(table, {"ann": {"liberal": "farmer"}}, found)
 {'ann': {'liberal': None}}

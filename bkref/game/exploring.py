@@ -6,8 +6,9 @@ draws are all in, is ``bkref.game.flow``'s.
 
 >>> from bkref.game.events import Pick
 >>> from bkref.game.table import Table
->>> table = Table(hands={"ann": ["A1", "A2", "city1"], "bob": []})
+>>> table = Table()
 >>> table.seat(("ann", "bob", "cid"))
+>>> table.hands = {"ann": ["A1", "A2", "city1"], "bob": [], "cid": []}
 >>> found = []
 >>> print(pick(table, Pick(round=1, turn=1, player="ann", keep=["A1", "B1"]), found))
 None

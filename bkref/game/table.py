@@ -2,11 +2,11 @@
 
 ``Table`` is the state as data: the seats, the deck, the hands and reserves, each player's
 supply and parchments, the board, the harvests, where the game stands (``phase``,
-``round``, ``turn``). Its fields are declared once, below, each with its value in a new
-game and how a copy copies it; ``__init__``, ``copy()`` and ``fields()`` follow that one
-declaration. Its questions are the facts of the rules about a state
-that several modules ask (who sits on whose left, what a copy card copies from, how
-many cards a reserve holds, how many harvests are done), each answered here only.
+``round``, ``turn``). Its fields are declared once, in ``__init__``, each with its type
+and its value in a new game; ``copy()`` and ``fields()`` follow from them. Its questions
+are the facts of the rules about a state that several modules ask (who sits on whose
+left, what a copy card copies from, how many cards a reserve holds, how many harvests
+are done), each answered here only.
 
 It plays nothing: ``bkref.game.engine.State`` is the table that plays events, the
 stage modules (``dealing``, ``exploring``, ``building``, ``harvesting``, ``ending``)
@@ -25,8 +25,7 @@ hold each event's checks and effects, and ``flow`` what is due next.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, Final, Literal, NamedTuple, Self
+from typing import Final, Literal, NamedTuple, Self, cast
 
 from bkref.game.catalog import BOARD, CARDS
 from bkref.game.events import Pick, Rulings
@@ -76,87 +75,62 @@ class Due(NamedTuple):
     players: tuple[str, ...]
 
 
-# How a copy of a state copies each field: the same value (never changed in place, only
-# replaced), a copy of it (``.copy()``: a dict, a list, the position), or a copy of each
-# of its values (a dict of lists or dicts).
-
-
-def _same(value: Any) -> Any:
+def _copied(value: object) -> object:
+    """What a copy of a state holds for ``value``: a copy of a dict or a list, with a copy
+    of each dict or list it holds; a copy of a ``Position``; anything else as it is (it is
+    immutable, or only ever replaced whole)."""
+    if type(value) is dict:
+        return {key: inner.copy() if type(inner) in (dict, list) else inner for key, inner in value.items()}
+    if type(value) is list:
+        return [inner.copy() if type(inner) in (dict, list) else inner for inner in value]
+    if type(value) is Position:
+        return value.copy()
     return value
 
 
-def _copied(value: Any) -> Any:
-    return value.copy()
-
-
-def _each_copied(value: Any) -> Any:
-    return {key: inner.copy() for key, inner in value.items()}
-
-
-_KEPT: Final = {"copy": _same}
-"""A field whose copies share its value: an immutable one, or one only ever replaced whole."""
-_COPIED: Final = {"copy": _copied}
-"""A field changed in place, copied whole (``.copy()``)."""
-_EACH_COPIED: Final = {"copy": _each_copied}
-"""A dict by player whose values are changed in place: each value is copied."""
-
-
-@dataclass(eq=False, repr=False)
 class Table:
-    """A game's state as one typed record; see the module's docstring."""
+    """A game's state as one typed record; see the module's docstring.
 
-    # the seats (S1): ``seat`` sets them together
-    _players: tuple[str, ...] = field(default=(), metadata=_KEPT)
-    seats: int = field(default=0, metadata=_KEPT)
-    left: dict[str, str] = field(default_factory=dict, metadata=_KEPT)  # each player's neighbours
-    right: dict[str, str] = field(default_factory=dict, metadata=_KEPT)
-    turns_per_round: int = field(default=0, metadata=_KEPT)
-    rulings: Rulings = field(default_factory=Rulings, metadata=_KEPT)
-    # the deck (S4), never changed in place, and the next card's place in it
-    deck: list[str] | None = field(default=None, metadata=_KEPT)
-    deck_pos: int = field(default=0, metadata=_KEPT)
-    # how often each card was used, with no deck (S4)
-    used: dict[str, int] = field(default_factory=dict, metadata=_COPIED)
-    # where the game stands
-    phase: Phase = field(default="setup", metadata=_KEPT)
-    round: int = field(default=0, metadata=_KEPT)
-    turn: int = field(default=0, metadata=_KEPT)
-    # exploration: the hands and reserves (D1, D3), this turn's picks (None for an illegal
-    # one), the hands passed at the last turn by who passed them (D5), and the provisions
-    # cards to resolve, as (owner, turn) (P3)
-    hands: dict[str, list[str]] = field(default_factory=dict, metadata=_EACH_COPIED)
-    reserves: dict[str, list[str]] = field(default_factory=dict, metadata=_EACH_COPIED)
-    picks: dict[str, Pick | None] = field(default_factory=dict, metadata=_COPIED)
-    passed: dict[str, list[str]] = field(default_factory=dict, metadata=_COPIED)
-    pending: list[tuple[str, int]] = field(default_factory=list, metadata=_COPIED)
-    # the board, and each player's buildings not yet placed (P2: card to count) and parchments
-    position: Position = field(default_factory=Position, metadata=_COPIED)
-    supply: dict[str, dict[str, int]] = field(default_factory=dict, metadata=_EACH_COPIED)
-    parchments: dict[str, list[str]] = field(default_factory=dict, metadata=_EACH_COPIED)
-    # the camps each player played and placed (R5), and the priority of the last camp
-    # placed in this construction (C7)
-    camps_played: dict[str, int] = field(default_factory=dict, metadata=_COPIED)
-    camps_placed: dict[str, int] = field(default_factory=dict, metadata=_COPIED)
-    camp_floor: int = field(default=0, metadata=_KEPT)
-    # each harvest's fiefs by player, and the fiefs of the board as it stands, if known
-    harvests: list[Mapping[str, list[Fief]]] = field(default_factory=list, metadata=_COPIED)
-    board_fiefs: Harvested | None = field(default=None, metadata=_KEPT)
-    # the end: the copy choices as they count (E7), the final score (points only: see
-    # State.final_explained)
-    copies: dict[str, dict[str, str | None]] = field(default_factory=dict, metadata=_EACH_COPIED)
-    final: FinalScore | None = field(default=None, metadata=_KEPT)
+    ``__init__`` declares every field, once, with its type and its value in a new game;
+    ``copy`` and ``fields`` follow it (through ``__getstate__``, which both builds give).
+    """
+
+    def __init__(self) -> None:
+        self.seat(())  # _players, seats, left, right, turns_per_round: see seat
+        self.rulings = Rulings()
+        self.deck: list[str] | None = None  # the deck (S4), never changed in place
+        self.deck_pos = 0  # the next card's place in it
+        self.used: dict[str, int] = {}  # how often each card was used, with no deck (S4)
+        self.phase: Phase = "setup"
+        self.round = 0
+        self.turn = 0
+        self.hands: dict[str, list[str]] = {}
+        self.reserves: dict[str, list[str]] = {}
+        self.picks: dict[str, Pick | None] = {}  # this turn's picks, None for an illegal one
+        self.passed: dict[str, list[str]] = {}  # the hands passed at the last turn, by who passed them (D5)
+        self.pending: list[tuple[str, int]] = []  # the provisions cards to resolve: (owner, turn) (P3)
+        self.position = Position()
+        self.supply: dict[str, dict[str, int]] = {}  # each player's buildings not yet placed (P2): card to count
+        self.parchments: dict[str, list[str]] = {}
+        self.camps_played: dict[str, int] = {}
+        self.camps_placed: dict[str, int] = {}
+        self.camp_floor = 0  # the priority of the last camp placed in this construction (C7)
+        self.harvests: list[Mapping[str, list[Fief]]] = []  # each harvest's fiefs, by player
+        self.board_fiefs: Harvested | None = None  # the fiefs of the board as it stands, if known
+        self.copies: dict[str, dict[str, str | None]] = {}  # the copy choices as they count (E7)
+        self.final: FinalScore | None = None  # points only: see State.final_explained
 
     def copy(self) -> Self:
         """An independent copy: playing events on it leaves this one as it is."""
         new = type(self).__new__(type(self))
-        for name, how in _COPIES:
-            setattr(new, name, how(getattr(self, name)))
+        for name, value in self.fields().items():
+            setattr(new, name, _copied(value))
         return new
 
     def fields(self) -> dict[str, object]:
         """Every field of the state by name, as ``vars`` gives them (the compiled build's
         states have no ``__dict__``)."""
-        return {name: getattr(self, name) for name, _ in _COPIES}
+        return dict(cast("dict[str, object]", self.__getstate__()))
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -255,9 +229,6 @@ class Table:
             return None
         return self.deck[self.deck_pos : self.deck_pos + count]
 
-
-_COPIES: Final = tuple((f.name, f.metadata["copy"]) for f in fields(Table))
-"""Each field of ``Table`` by name, in order, with how a copy copies it."""
 
 _WHERE: Final = {
     "setup": "before the game event",
