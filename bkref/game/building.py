@@ -27,7 +27,6 @@ bkref.game.table.Skip: ann builds city1, but has none in supply; a building must
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 from bkref.game.catalog import BOARD, CARDS, Card
@@ -57,7 +56,12 @@ def build(table: Table, event: Build) -> None:
     supply = table.supply[p]
     if not supply.get(card_id):
         raise Skip("P2", f"{p} builds {card_id}, but has none in supply; a building must be played first")
-    _CHECKS[kind](table, p, card, at)
+    if kind == "camp":
+        _camp(table, p, card, at)
+    elif kind == "sky_tower":
+        _sky_tower(table, p, card, at)
+    else:  # a city or a farm
+        _on_own_square(table, p, card, at)
     # the effect
     position = table.position
     supply[card_id] -= 1
@@ -148,15 +152,6 @@ def _sky_tower(table: Table, p: str, card: Card, at: list[str]) -> None:
         raise Skip("C5", f"both sky tower tokens are placed on {a}; they go on two different squares")
     if connected(position, p, a, b):
         raise Skip("C5", f"{a} and {b} are already in one fief of {p}; a sky tower joins two different fiefs")
-
-
-_CHECKS: Final[dict[str, Callable[[Table, str, Card, list[str]], None]]] = {
-    "city": _on_own_square,
-    "farm": _on_own_square,
-    "camp": _camp,
-    "sky_tower": _sky_tower,
-}
-"""The check of each kind of building."""
 
 
 def _describe(position: Position, square: str) -> str:
