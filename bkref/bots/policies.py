@@ -50,7 +50,7 @@ from bkref.game.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS
 from bkref.game.engine import State, apply
 from bkref.game.events import Build, End, Harvest, Pick
 from bkref.game.fiefs import fiefs, yield_of
-from bkref.game.moves import builds
+from bkref.game.moves import builds_at_construction
 from bkref.game.position import Position
 from bkref.io.diagnostics import printable
 
@@ -147,10 +147,7 @@ def _best(rng: random.Random, options: Sequence[T], key: Callable[[T], Any]) -> 
 
 def _building_value(state: State, player: str, card: str, before: Outlook) -> Outlook:
     """The most ``card`` would add to ``player``'s outlook if it were built now (0 if nothing)."""
-    now = state.copy()
-    now.play_card(player, card)  # P2: into the supply
-    now.phase, now.camp_floor = "building", 0  # as if construction began now
-    gains = [_gain(built_outlook(apply(now, build)[0], build), before) for build in builds(now, player, card)]
+    gains = [_gain(built_outlook(after, build), before) for build, after in builds_at_construction(state, player, card)]
     return max([(0, 0), *gains])
 
 

@@ -183,9 +183,9 @@ class _Game:
         meta = {"generator": "bkref simulate", "seed": seed, "policy": policy}
         self.emit(Game(format=FORMAT, players=self.players, deck=deck, meta=meta))
         state = self.state
-        while state.phase == "dealing":
+        while state.due().kind == "deal":
             self.emit(moves.deal(state))
-            while state.phase == "exploring":
+            while state.due().kind in ("pick", "draw"):
                 for player in self.players:
                     self.emit(self.ask(player, moves.picks(state, player), f"{player}'s pick"))
                 while state.pending:
