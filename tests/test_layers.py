@@ -31,15 +31,6 @@ MAY_IMPORT: dict[str, set[str]] = {
 }
 """The layers each part of the package may import (a part: a subpackage, or a top module)."""
 
-KNOWN_CYCLES: list[set[str]] = [
-    # views: stepper imports viewer (lazily, where a terminal is) and viewer imports stepper.
-    # It is being removed on its own branch (issue 24, views by idea): drop this entry once
-    # that branch is merged.
-    {"bkref.views.stepper", "bkref.views.viewer"},
-]
-"""Cycles known and on their way out; any other cycle fails."""
-
-
 def module_name(path: Path, root: Path = ROOT) -> str:
     """The dotted name of the module at ``path``, in the checkout ``root``."""
     parts = list(path.relative_to(root).with_suffix("").parts)
@@ -130,14 +121,7 @@ def upward(edges: dict[str, set[str]]) -> list[str]:
 
 
 def test_no_import_cycle_in_the_package() -> None:
-    found = cycles(graph())
-    assert [sorted(c) for c in found if c not in KNOWN_CYCLES] == []
-
-
-def test_the_known_cycles_still_exist() -> None:
-    """A known cycle that is gone must leave ``KNOWN_CYCLES`` too, so none comes back unseen."""
-    found = cycles(graph())
-    assert [sorted(c) for c in KNOWN_CYCLES if c not in found] == []
+    assert [sorted(c) for c in cycles(graph())] == []
 
 
 def test_no_import_breaks_the_layers() -> None:
