@@ -17,6 +17,10 @@ def moves(
         Path, typer.Argument(help="A game log (.jsonl); - for standard input.", metavar="LOG", show_default=False)
     ],
     to: ToOption = None,
+    player: Annotated[
+        str | None,
+        typer.Option("--player", metavar="PLAYER", help="Only the legal moves of PLAYER (none while others decide)."),
+    ] = None,
     output: Annotated[
         OutputFormat,
         typer.Option(
@@ -52,11 +56,13 @@ def moves(
     except NoSuchEvent as error:
         assert to is not None
         raise errors.no_such_event(to, error) from None
-    moves: list[Event] = list(legal_moves(step.state))
+    if player is not None and player not in step.state.players:
+        raise errors.seen_by(player, step.state.players, "--player")
+    moves: list[Event] = list(legal_moves(step.state, player))
     sys.stderr.writelines(d.text() + "\n" for d in diagnostics)
     if output is OutputFormat.json:
         sys.stdout.writelines(msgspec.json.encode(move).decode() + "\n" for move in moves)
     else:
-        sys.stdout.write(heading("-" if log == STDIN else str(log), step, events, moves) + "\n")
+        sys.stdout.write(heading("-" if log == STDIN else str(log), step, events, moves, player) + "\n")
         sys.stdout.writelines(f"{i:>4}  {words(move)}\n" for i, move in enumerate(moves, start=1))
     raise typer.Exit(exit_status(diagnostics))

@@ -16,7 +16,7 @@ from __future__ import annotations
 from bkref.game.engine import State
 from bkref.game.events import Build, Deal, Draw, End, Event, Harvest, Pick
 from bkref.game.words import count, joined
-from bkref.io.diagnostics import Diagnostic
+from bkref.io.diagnostics import Diagnostic, printable
 from bkref.io.referee import NoEvent, Step, play
 from bkref.io.sources import LogSource
 from bkref.views.navigation import NoSuchEvent
@@ -75,19 +75,23 @@ def moves_at(source: LogSource, label: str | None, number: int | None) -> tuple[
     return last, diagnostics, events
 
 
-def heading(label: str, step: Step, events: int, moves: list[Event]) -> str:
-    """What the list is of: the position, the decision due, how many moves."""
+def heading(label: str, step: Step, events: int, moves: list[Event], player: str | None = None) -> str:
+    """What the list is of: the position, the decision due, how many moves (of ``player``, if given)."""
     state: State = step.state
+    where = f"{label}: after event {events} (line {step.line})"
     due = state.due()
+    if due.kind == "over":
+        return f"{where}: the game is over, no move is left"
     whose = f" ({', '.join(due.players)})" if due.players else ""
     what = {
         "pick": "picks",
         "draw": "a provisions draw",
-        "build": "construction: builds, or the harvest that closes it",
+        "build": "builds, or the harvest that closes it",
         "end": "the end: copy choices",
         "deal": "the deal",
-    }.get(due.kind, "nothing: the game is over")
-    how_many = count(len(moves), "legal move")
-    if not moves and due.kind in ("deal", "draw"):
+        "game": "the game event",
+    }[due.kind]
+    how_many = count(len(moves), "legal move") + (f" of {printable(player)}" if player is not None else "")
+    if not moves and due.kind in ("deal", "draw") and state.deck is None:
         how_many = "the log's game event has no deck, so the cards cannot be known"
-    return f"{label}: after event {events} (line {step.line}), {state.where()}: {what}{whose}; {how_many}"
+    return f"{where}, {state.where()}: {what}{whose}; {how_many}"
