@@ -210,3 +210,14 @@ def test_the_terminal_the_pictures_and_the_pages_give_each_seat_one_colour(bkref
         assert f"span.s{seat}{{background:{colour}}}" in html
         red, green, blue = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
         assert f"48;2;{red};{green};{blue}m" in captured.get(), (seat, colour)
+
+
+def test_the_page_says_who_won_at_the_top_of_the_last_position(bkref, tmp_path: Path) -> None:
+    page = tmp_path / "game.html"
+    assert bkref("replay", REPLAYS / "4p-ann-bob-cid-dee.jsonl", "--html", page).exit_code == 0
+    data = json.loads(re.search(r'<script id="data" type="application/json">(.*?)</script>', page.read_text()).group(1))
+    last = data["steps"][-1]["ev"]
+    assert last.startswith('<p class="won">dee wins with 115, cid 102, bob 98, ann 87 (the breakdown is below)</p>')
+    assert all('class="won"' not in step["ev"] for step in data["steps"][:-1])
+    html = page.read_text()
+    assert html.index('<div id="event">') < html.index('<div id="finalbox"')  # the event panel is by the board
