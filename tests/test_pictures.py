@@ -265,9 +265,20 @@ def test_a_players_own_page_names_no_card_they_could_not_know(bkref, tmp_path: P
 def test_a_players_own_picture_and_page_say_whose_they_are(bkref, tmp_path: Path) -> None:
     log = "replays/2p-ann-bob.jsonl"
     picture = bkref("replay", log, "--to", "8", "--as", "bob", "--svg", "-").stdout
-    assert "event 8 of 113 (line 8): round 1, turn 4 of 10: exploration, as bob saw it</text>" in picture
+    assert "event 8 of 113 (line 8): round 1, turn 3 of 10: exploration, as bob saw it</text>" in picture
     bkref("replay", log, "--as", "bob", "--html", tmp_path / "g.html")
     assert "<h1>replays/2p-ann-bob.jsonl, as bob saw it</h1>" in (tmp_path / "g.html").read_text()
     result = bkref("replay", log, "--as", "zed", "--html", tmp_path / "z.html")
     assert result.exit_code == 2 and result.stderr == "bkref: error: --as zed: this game's players are ann, bob\n"
     assert not (tmp_path / "z.html").exists()
+
+
+def test_the_page_says_who_won_at_the_top_of_the_last_position(bkref, tmp_path: Path) -> None:
+    page = tmp_path / "game.html"
+    assert bkref("replay", REPLAYS / "4p-ann-bob-cid-dee.jsonl", "--html", page).exit_code == 0
+    data = json.loads(re.search(r'<script id="data" type="application/json">(.*?)</script>', page.read_text()).group(1))
+    last = data["steps"][-1]["ev"]
+    assert last.startswith('<p class="won">dee wins with 115, cid 102, bob 98, ann 87 (the breakdown is below)</p>')
+    assert all('class="won"' not in step["ev"] for step in data["steps"][:-1])
+    html = page.read_text()
+    assert html.index('<div id="event">') < html.index('<div id="finalbox"')  # the event panel is by the board

@@ -39,7 +39,8 @@ def replay(
         typer.Option(
             "--step",
             help="Step through the events. On a terminal, full screen with single keys (? lists them); "
-            "elsewhere one line per key: Enter or n next, b back, r next round, a number goes to that event, q quits.",
+            "elsewhere one line per key: Enter or n next, b back, t/T next/previous turn, r/R next/previous round's "
+            "harvest, g/G the first/last event, a number goes to that event, q quits.",
         ),
     ] = False,
     by: Annotated[

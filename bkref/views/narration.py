@@ -30,9 +30,24 @@ _A_TERRAIN = {
 }
 
 
-def stage(state: State) -> str:
-    """Where the game stands after an event, in a player's words."""
+def stage(state: State, event: Event | None = None) -> str:
+    """Where the game stands after ``event``, in a player's words: a pick or a provisions draw
+    names its own turn, though the state after a turn's last one is already at the next.
+
+    >>> from bkref.game.events import Draw
+    >>> state = State()
+    >>> state.phase, state.round, state.turn, state.turns_per_round = "exploring", 1, 2, 6
+    >>> stage(state), stage(state, Draw(round=1, turn=1, player="bob", cards=["A1", "A2"]))
+    ('round 1, turn 2 of 6: exploration', 'round 1, turn 1 of 6: exploration')
+    """
     r, phase = state.round, state.phase
+    if (
+        isinstance(event, Pick | Draw)
+        and phase in ("exploring", "building")
+        and event.round == r
+        and 1 <= event.turn <= state.turns_per_round
+    ):
+        return f"round {r}, turn {event.turn} of {state.turns_per_round}: exploration"
     if phase == "exploring":
         return f"round {r}, turn {state.turn} of {state.turns_per_round}: exploration"
     if phase == "building":

@@ -24,6 +24,7 @@ from rich.text import Text
 from bkref.game.catalog import SQUARES
 from bkref.game.engine import State
 from bkref.io.breakdown import final_breakdown
+from bkref.io.diagnostics import printable
 from bkref.io.referee import Step
 from bkref.views.narration import describe, stops_here
 from bkref.views.palette import PROBLEM_COLOUR, SEAT_COLOURS, SEAT_STYLES
@@ -31,7 +32,7 @@ from bkref.views.scoreview import parchments, ranking
 from bkref.views.seenby import problems_seen
 from bkref.views.squares import changed_squares, seat_letters
 from bkref.views.svg import STYLE, board_layer, canvas, caption, marks, printed_cities, square
-from bkref.views.tables import harvest_table, players_table
+from bkref.views.tables import harvest_table, players_table, winners
 
 TOP = 24
 """Where the board's first row starts in the page's picture (below the column numbers)."""
@@ -87,10 +88,16 @@ class _Pool:
 
 
 def _event(steps: Sequence[Step], index: int, before: State, seen_by: str | None) -> str:
-    """The event panel: the event in words, validate's text of its problems, where the log stops."""
+    """The event panel: who won (at the end), the event in words, validate's text of its problems,
+    where the log stops."""
     step = steps[index]
     lines = describe(step, before, seen_by)
-    out = [f'<p class="what">{escape(lines[0])}</p>']
+    final = step.state.final
+    out = []
+    if final is not None:  # at the top of the page: the breakdown is further down
+        others = "".join(f", {printable(p)} {final.players[p].total}" for p in final.ranking if p not in final.winners)
+        out.append(f'<p class="won">{escape(winners(step.state) + others)} (the breakdown is below)</p>')
+    out += [f'<p class="what">{escape(lines[0])}</p>']
     out += [f'<p class="more">{escape(line.strip())}</p>' for line in lines[1:]]
     out += [f'<p class="problem">{escape(d.text())}</p>' for d in problems_seen(step, seen_by)]
     end = stops_here(steps, index)
@@ -172,6 +179,7 @@ button{font-size:14px;padding:2px 10px}
     + f"#log li.bad{{border-left:5px solid {PROBLEM_COLOUR}}}\n"
     + f".problem{{display:block;color:{PROBLEM_COLOUR};font-weight:bold}}\n"
     + """.what{font-weight:bold}
+.won{font-weight:bold;font-size:16px;margin:0 0 6px}
 .more{margin:2px 0 2px 16px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}
 caption{text-align:left;font-weight:bold;padding:4px 0}

@@ -247,7 +247,7 @@ def canvas(players: Sequence[str], top: int) -> tuple[str, str, int]:
 def caption(steps: Sequence[Step], index: int) -> str:
     """Where a replay stands after event ``index + 1``, as the picture and the page head it."""
     step = steps[index]
-    return f"event {index + 1} of {len(steps)} (line {step.line}): {stage(step.state)}"
+    return f"event {index + 1} of {len(steps)} (line {step.line}): {stage(step.state, step.event)}"
 
 
 def picture(steps: Sequence[Step], index: int, label: str, seen_by: str | None = None) -> str:

@@ -64,9 +64,9 @@ def players_table(state: State, seen_by: str | None = None) -> Table:
         "hand",
         "supply",
         "parchments",
-        "harvests",
+        "carrots",
         prose=("hand", "supply"),
-        numbers=("squares", "parchments", "harvests"),
+        numbers=("squares", "parchments", "carrots"),
     )
     letters = seat_letters(state.players)
     for i, p in enumerate(state.players):
