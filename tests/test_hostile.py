@@ -1,0 +1,293 @@
+"""Hostile and huge input (issue 31): deep nesting, endless lines, keys given twice, odd
+files in folders. Each is one F1 line naming the file and line, never a traceback, in
+bounded memory, and the run goes on."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bkref import Problem, check, read
+from bkref.io.logfile import MAX_DEPTH, MAX_LINE, LineReader
+from bkref.io.sources import blocks
+from tests.conftest import BKREF_COMMAND, REPLAYS, ROOT
+from tests.test_properties import BOUNDED
+
+GAME = (REPLAYS / "2p-ann-bob.jsonl").read_bytes()
+LINES = GAME.splitlines(keepends=True)
+
+
+def with_line(line: bytes, at: int = 5) -> bytes:
+    """The 2-player game with ``line`` inserted as line ``at``: a legal log but for that line."""
+    return b"".join([*LINES[: at - 1], line + b"\n", *LINES[at - 1 :]])
+
+
+def nested(depth: int) -> bytes:
+    return b'{"a":' * depth + b"1" + b"}" * depth
+
+
+DEEP_LINES = {
+    "deep object": (nested(1000), 1000),
+    "deep array before the type": (b'{"x":' + b"[" * 1000 + b"]" * 1000 + b',"type":"pick"}', 1001),
+    "deep and cut short": (b"[" * 5000, 5000),
+}
+
+
+@pytest.mark.parametrize(("line", "depth"), DEEP_LINES.values(), ids=DEEP_LINES)
+def test_a_deeply_nested_line_is_one_f1_and_the_check_goes_on(bkref, tmp_path: Path, line: bytes, depth: int) -> None:
+    path = tmp_path / "deep.jsonl"
+    path.write_bytes(with_line(line))
+    result = bkref("validate", path)
+    assert result.exit_code == 2
+    assert (
+        result.stdout
+        == f"{path}:5: F1 line 5 nests objects and arrays {depth} deep; a line may nest them 100 deep at most\n"
+    )
+    assert check(path).events == len(LINES)  # every other line played
+
+
+def test_every_command_reports_a_deep_line(bkref, tmp_path: Path) -> None:
+    path = tmp_path / "deep.jsonl"
+    path.write_bytes(with_line(nested(1000)))
+    for command in (["score"], ["replay"], ["moves", "--to", "10"], ["standings"], ["replay", "--html", "-"]):
+        result = bkref(*command, path)
+        assert result.exit_code == 2, command
+    assert bkref("validate", "-", input=with_line(nested(1000)).decode()).stdout.startswith("-:5: F1 line 5 nests")
+
+
+def test_a_deep_meta_in_the_game_event_is_f1(bkref, tmp_path: Path) -> None:
+    game = json.loads(LINES[0])
+    line = json.dumps({**game, "meta": {"x": "PLACE"}}).encode().replace(b'"PLACE"', nested(2000))
+    path = tmp_path / "meta.jsonl"
+    path.write_bytes(line + b"\n" + b"".join(LINES[1:]))
+    assert bkref("validate", path).stdout == (
+        f"{path}:1: F1 line 1 nests objects and arrays 2002 deep; a line may nest them 100 deep at most\n"
+    )
+
+
+def test_folders_and_processes_go_on_past_a_deep_line(bkref, tmp_path: Path) -> None:
+    (tmp_path / "a-deep.jsonl").write_bytes(with_line(nested(1000)))
+    (tmp_path / "b-legal.jsonl").write_bytes(GAME)
+    for jobs in ("1", "2"):
+        result = bkref("validate", tmp_path, "-j", jobs)
+        assert result.stderr.endswith("2 files: 2 games, 1 legal, 0 illegal, 1 unreadable\n")
+
+
+def test_the_depth_limit_is_the_same_wherever_the_reader_is_called_from() -> None:
+    """A line within the limit but deeper than the stack has room for: the limit's F1, not a RecursionError."""
+    line = LINES[0][:-2] + b',"x":' + b"[" * 90 + b"]" * 90 + b"}\n"
+    assert check(line).diagnostics[0].message == "the game event has an unknown field 'x'"  # read, here
+    meta = LINES[0].replace(b'"meta":{', b'"meta":{"x":' + b"[" * 89 + b"]" * 89 + b",")
+    frames, frame = 0, sys._getframe()
+    while frame is not None:
+        frames, frame = frames + 1, frame.f_back
+
+    def deep(levels: int) -> object:
+        return deep(levels - 1) if levels else LineReader().read(1, meta)
+
+    found = deep(sys.getrecursionlimit() - frames - 40)  # 40 frames left: too few for msgspec
+    assert isinstance(found, Problem)
+    assert found.message == "line 1 nests objects and arrays 91 deep; a line may nest them 100 deep at most"
+
+
+def test_a_line_at_the_depth_limit_is_read(bkref) -> None:
+    line = b'{"type":"game","format":"bkref/1","players":["a","b"],"meta":{"x":' + b"[" * 98 + b"]" * 98 + b"}}"
+    assert check(line).diagnostics[0].rule == "T1"  # only the end is missing
+    too_deep = line.replace(b'"x":[', b'"x":[[', 1)[:-2] + b"]}}"
+    assert "101 deep" in check(too_deep).diagnostics[0].message
+
+
+# -- endless lines -------------------------------------------------------------------
+
+
+def test_a_line_without_end_is_held_only_to_the_limit() -> None:
+    """An endless line of one byte: the reader gets what was read up to the limit, never more."""
+    sizes = []
+
+    def endless(size: int) -> bytes:
+        sizes.append(size)
+        if len(sizes) > 200:  # 12 MiB in
+            return b""
+        return b"x" * size
+
+    held = [len(line) for block in blocks(endless) for line in block]
+    assert held and max(held) <= MAX_LINE + (1 << 16)
+    assert len(sizes) > 200  # it read on to the end, holding nothing
+
+
+def test_a_long_line_is_f1_and_the_lines_after_it_are_checked(bkref, tmp_path: Path) -> None:
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(with_line(b"x" * (3 * MAX_LINE)))
+    expected = f"F1 line 5 is longer than {MAX_LINE:,} bytes (1 MiB), the longest a line may be"
+    assert bkref("validate", path).stdout == f"{path}:5: {expected}\n"
+    assert bkref("validate", "-", input=path.read_text()).stdout == f"-:5: {expected}\n"
+    report = check(io.BytesIO(path.read_bytes()))
+    assert ([d.line for d in report.diagnostics], report.events) == ([5], len(LINES))
+
+
+def test_a_line_of_exactly_the_limit_is_read(bkref) -> None:
+    game = json.loads(LINES[0])
+    game["meta"] = {"x": ""}
+    short = json.dumps(game, separators=(",", ":")).encode() + b"\n"
+    line = short.replace(b'"x":""', b'"x":"' + b"x" * (MAX_LINE - len(short)) + b'"')
+    assert len(line) == MAX_LINE
+    assert check(line + b"".join(LINES[1:])).status == 0
+    assert "longer than" in check(line.replace(b'"x"', b'"xx"', 1) + b"".join(LINES[1:])).diagnostics[0].message
+
+
+def limited_run(*args: str, memory: int = 1 << 30) -> subprocess.CompletedProcess[str]:
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    return subprocess.run(
+        [*BKREF_COMMAND, *args], capture_output=True, text=True, cwd=ROOT, preexec_fn=limit, timeout=60
+    )
+
+
+def test_dev_zero_is_a_binary_file_in_bounded_memory() -> None:
+    result = limited_run("validate", "/dev/zero")
+    assert (result.returncode, result.stderr) == (2, "/dev/zero: unreadable, 1 problem (F1)\n")
+    assert result.stdout == "/dev/zero:1: F1 line 1 holds a NUL byte: this is a binary file, not a JSON-lines log\n"
+
+
+def test_a_pipe_without_line_ends_is_read_in_bounded_memory() -> None:
+    """NUL-free bytes with no line end, piped in: F1 once the line passes the limit."""
+    result = subprocess.run(
+        f"head -c 300000000 /dev/zero | tr '\\0' x | {' '.join(BKREF_COMMAND)} validate -",
+        shell=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)),
+        timeout=120,
+    )
+    assert result.stdout.startswith("-:1: F1 line 1 is longer than 1,048,576 bytes")
+    assert result.returncode == 2
+
+
+# -- keys given twice, encodings, columns ---------------------------------------------
+
+TWICE = {
+    "type twice": (b'{"type":"pick","type":"deal"}', "'type'", None),
+    "keep twice": (b'{"type":"pick","round":1,"turn":1,"player":"ann","keep":["A1"],"keep":["B2"]}', "'keep'", "pick"),
+    "nested": (b'{"type":"harvest","round":1,"expect":{"ann":1,"ann":2}}', "'ann'", "harvest"),
+    "after an escape": (b'{"type":"pick","round":1,"turn":1,"player":"a\\"","keep":[],"keep":[]}', "'keep'", "pick"),
+    "spaced": (b'{"type":"build","round":1,"player":"ann","card":"C1", "card" :"C2","at":["C1"]}', "'card'", "build"),
+}
+
+
+@pytest.mark.parametrize(("line", "key", "kind"), TWICE.values(), ids=TWICE)
+def test_a_key_given_twice_is_f1(line: bytes, key: str, kind: str | None) -> None:
+    report = check(with_line(line))
+    assert [(d.line, d.event, d.rule, d.message) for d in report.diagnostics] == [
+        (5, kind, "F1", f"line 5 gives the key {key} twice in one object; each key may appear once")
+    ]
+
+
+@settings(BOUNDED, max_examples=60)
+@given(line=st.integers(2, len(LINES) - 1), which=st.integers(0, 20))
+def test_any_key_of_a_game_given_twice_is_found(line: int, which: int) -> None:
+    event = json.loads(LINES[line - 1])
+    key = list(event)[which % len(event)]
+    doubled = "{" + json.dumps(key) + ":" + json.dumps(event[key]) + "," + LINES[line - 1].decode()[1:]
+    report = check(b"".join([*LINES[: line - 1], doubled.encode(), *LINES[line:]]), partial=True)
+    assert (
+        report.diagnostics[0].message
+        == f"line {line} gives the key {key!r} twice in one object; each key may appear once"
+    )
+
+
+def test_the_same_key_in_two_objects_is_not_twice() -> None:
+    line = b'{"type":"end","copies":{"ann":{"liberal":null},"bob":{"liberal":null}}}'
+    assert "twice" not in check(with_line(line)).diagnostics[0].message
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (GAME.decode().encode("utf-32"), "this file is UTF-32 text; bkref/1 logs are UTF-8: save it as UTF-8"),
+        (GAME.decode().encode("utf-32-le"), "this file is UTF-32 text; bkref/1 logs are UTF-8: save it as UTF-8"),
+        (GAME.decode().encode("utf-32-be"), "this file is UTF-32 text; bkref/1 logs are UTF-8: save it as UTF-8"),
+        (bytes(1000), "line 1 holds a NUL byte: this is a binary file, not a JSON-lines log"),
+        (bytes(10) + b"\n" + bytes(10), "line 1 holds a NUL byte: this is a binary file, not a JSON-lines log"),
+    ],
+    ids=["utf-32", "utf-32-le", "utf-32-be", "all NUL", "NUL lines"],
+)
+def test_wide_and_nul_files_are_named_right(content: bytes, message: str) -> None:
+    assert [d.message for d in check(content).diagnostics] == [message]
+
+
+@pytest.mark.parametrize(
+    ("text", "column"),
+    [("not json", 2), ('{"a":nulx}', 9), ('{"a":tru}', 9), ('{"a":falsy}', 10), ("nope", 2), ('{"a":-x}', 7)],
+)
+def test_a_json_syntax_error_points_at_the_bad_character(text: str, column: int) -> None:
+    message = check(text + "\n").diagnostics[0].message
+    assert message.endswith(f" at column {column}"), message
+
+
+# -- odd files -----------------------------------------------------------------------
+
+
+def test_links_to_nothing_loops_and_pipes_in_a_folder_are_each_reported(bkref, tmp_path: Path) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a-game.jsonl").write_bytes(GAME)
+    (folder / "b-dangling.jsonl").symlink_to("nowhere.jsonl")
+    (folder / "c-loop.jsonl").symlink_to("c-loop.jsonl")
+    os.mkfifo(folder / "d-pipe.jsonl")  # never opened: that would wait for a writer
+    result = bkref("validate", folder)
+    assert result.stdout == (
+        f"{folder}/b-dangling.jsonl: F1 is a symbolic link to nowhere.jsonl, which does not exist\n"
+        f"{folder}/c-loop.jsonl: F1 is a symbolic link in a loop: it never reaches a file\n"
+        f"{folder}/d-pipe.jsonl: F1 is a named pipe (FIFO), not a log file: not read\n"
+    )
+    assert result.stderr.endswith("4 files: 1 game, 1 legal, 0 illegal, 3 unreadable\n")
+
+
+def test_a_link_loop_on_the_command_line_is_named(bkref, tmp_path: Path) -> None:
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to(loop)
+    assert bkref("validate", loop).stdout == f"{loop}: F1 is a symbolic link in a loop: it never reaches a file\n"
+    assert (
+        bkref("score", loop).stderr == f"bkref: error: {loop}: is a symbolic link in a loop: it never reaches a file\n"
+    )
+
+
+def test_the_api_says_what_the_command_line_says() -> None:
+    assert check("nosuch").diagnostics[0].text() == "nosuch: F1 no such file"
+    assert [p.message for p in read("nosuch")] == ["nosuch: no such file"]
+    assert check("").diagnostics[0].message == "is a directory, not a log file"
+
+
+# -- the fuzz test: nesting depth, line length, control characters in names ----------------
+
+CONTROL = st.text(st.characters(codec="utf-8", categories=["Cc", "Cf", "Zl", "Zp"]), min_size=1, max_size=6)
+
+
+@settings(BOUNDED, max_examples=40)
+@given(
+    depth=st.integers(0, 400),
+    length=st.sampled_from([0, MAX_LINE - 200, MAX_LINE + 1, 2 * MAX_LINE]),
+    name=CONTROL,
+)
+def test_hostile_lines_are_each_one_diagnostic_line(depth: int, length: int, name: str) -> None:
+    game = json.loads(LINES[0])
+    game["players"] = [name, "bob"]
+    header = json.dumps(game).encode() + b"\n"
+    deep = b'{"type":"end","x":' + b"[" * depth + b"]" * depth + b"}\n"
+    long = b'{"type":"end","x":"' + b"y" * length + b'"}\n'
+    report = check(header + deep + long, partial=True)
+    texts = [d.text() for d in report.diagnostics]
+    assert all("\n" not in text and text.isprintable() for text in texts)
+    assert any(f"nests objects and arrays {depth + 1} deep" in t for t in texts) == (depth + 1 > MAX_DEPTH)
+    assert any("longer than" in t for t in texts) == (length + 21 > MAX_LINE)
