@@ -291,3 +291,111 @@ def test_hostile_lines_are_each_one_diagnostic_line(depth: int, length: int, nam
     assert all("\n" not in text and text.isprintable() for text in texts)
     assert any(f"nests objects and arrays {depth + 1} deep" in t for t in texts) == (depth + 1 > MAX_DEPTH)
     assert any("longer than" in t for t in texts) == (length + 21 > MAX_LINE)
+
+
+# -- writes: whole or not at all, never through a link ---------------------------------
+
+
+def full_disk_run(*args: str, cwd: Path, limit: int = 4096) -> subprocess.CompletedProcess[str]:
+    """``bkref ARGS`` with files limited to ``limit`` bytes: a write past it fails as on a full disk."""
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    # SIGXFSZ ignored (inherited through exec): the write fails with EFBIG instead of killing bkref
+    command = [
+        "python3",
+        "-c",
+        "import os,signal,sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])",
+    ]
+    return subprocess.run(
+        [*command, *BKREF_COMMAND, *args], capture_output=True, text=True, cwd=cwd, preexec_fn=small_files, timeout=60
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["replay", str(REPLAYS / "2p-ann-bob.jsonl"), "--html", "out"],
+        ["replay", str(REPLAYS / "2p-ann-bob.jsonl"), "--svg", "out"],
+        ["schema", "-o", "out"],
+        ["simulate", "--players", "2", "--seed", "1", "-o", "out"],
+    ],
+    ids=lambda command: command[0] + " " + command[-2],
+)
+def test_a_write_that_fails_leaves_the_old_file_whole(tmp_path: Path, command: list[str]) -> None:
+    (tmp_path / "out").write_text("the old file\n")
+    result = full_disk_run(*command, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (2, "bkref: error: cannot write out: File too large\n")
+    assert (tmp_path / "out").read_text() == "the old file\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary file left
+
+
+def test_simulate_games_leaves_no_partial_game(tmp_path: Path) -> None:
+    result = full_disk_run("simulate", "--players", "2", "--seed", "1", "--games", "3", "-o", "games", cwd=tmp_path)
+    assert result.returncode == 2 and result.stderr.startswith("bkref: error: cannot write games/2p-seed-000001.jsonl")
+    assert list((tmp_path / "games").iterdir()) == []
+
+
+def test_a_symbolic_link_at_the_target_is_refused_not_followed(bkref, tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "2p-seed-000002.jsonl").symlink_to(victim)
+    result = bkref("simulate", "--players", "2", "--seed", "1", "--games", "2", "-o", games)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"bkref: error: cannot write {games}/2p-seed-000002.jsonl: it is a symbolic link; "
+        "bkref writes no file through a link (remove it first)\n"
+    )
+    assert victim.read_text() == "keep me\n"
+    assert (games / "2p-seed-000001.jsonl").read_text().startswith('{"type":"game"')
+
+
+def test_a_write_replaces_the_file_and_keeps_devices(bkref, tmp_path: Path) -> None:
+    out = tmp_path / "schema.json"
+    out.write_text("old")
+    assert bkref("schema", "-o", out).exit_code == 0
+    assert out.read_text() == (ROOT / "schemas" / "bkref-1.schema.json").read_text()
+    assert oct(out.stat().st_mode & 0o777) == oct(0o666 & ~_umask())
+    assert bkref("schema", "-o", "/dev/null").exit_code == 0
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# -- processes ---------------------------------------------------------------------
+
+
+def test_jobs_are_capped_at_the_logs_and_the_cpus(bkref) -> None:
+    from bkref.io.batch import MAX_JOBS, Local
+
+    assert Local(10**20).jobs == MAX_JOBS == 4 * (os.cpu_count() or 1)
+    result = bkref("validate", REPLAYS / "2p-ann-bob.jsonl", "-j", "99999999999999999999")
+    assert (result.exit_code, result.stderr) == (0, f"{REPLAYS / '2p-ann-bob.jsonl'}: legal (113 events)\n")
+
+
+def test_one_log_with_many_jobs_starts_no_process(monkeypatch) -> None:
+    import concurrent.futures
+
+    from bkref.io.batch import Local
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a process pool was started for one log")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", refuse)
+    assert list(Local(100000).map(len, ["one"])) == [3]
+
+
+def test_a_policy_that_exits_is_a_one_line_error(bkref, tmp_path: Path) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text("import sys\n\ndef play(state, options, rng):\n    sys.exit(0)\n")
+    result = bkref("simulate", "--players", "2", "--seed", "1", "--policy", f"{bot}:play")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"bkref: error: policy {bot}:play raised SystemExit: 0 at ann's pick in round 1, turn 1 (event 3)\n"
+    )

@@ -172,7 +172,7 @@ class _Game:
         where = f"{what} {self.state.where()} (event {len(self.events) + 1})"
         try:
             move = self.policy[player](self.state, options, self.rng)
-        except Exception as error:  # the policy is the user's code: any exception is its error
+        except (Exception, SystemExit) as error:  # the policy is the user's code: any exception is its error
             raise PolicyError(f"policy {spec} raised {type(error).__name__}: {error} at {where}") from None
         if move not in options:
             raise PolicyError(

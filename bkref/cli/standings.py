@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from bkref.cli.app import DaskOption, app, on_runner
+from bkref.cli.app import DaskOption, DaskTimeoutOption, app, on_runner
 
 
 class StandingsFormat(StrEnum):
@@ -40,6 +40,7 @@ def standings(
         typer.Option("--include-illegal", help="Count illegal games that reach a final score in the aggregates."),
     ] = False,
     dask: DaskOption = None,
+    dask_timeout: DaskTimeoutOption = 30,
 ) -> None:
     """Who won many games: every game's scores, then wins and scores by player, seat and parchment.
 
@@ -52,7 +53,7 @@ def standings(
     from bkref.views.progress import progress
 
     items = list(log_paths(paths))
-    with on_runner(jobs, dask) as run, progress(len(items), "standings") as advance:
+    with on_runner(jobs, dask, dask_timeout) as run, progress(len(items), "standings") as advance:
         result = standings_of(items, include_illegal, run, advance)
     if output is StandingsFormat.text:
         from bkref.views.standingsview import show
