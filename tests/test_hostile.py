@@ -181,6 +181,12 @@ TWICE = {
     "keep twice": (b'{"type":"pick","round":1,"turn":1,"player":"ann","keep":["A1"],"keep":["B2"]}', "'keep'", "pick"),
     "nested": (b'{"type":"harvest","round":1,"expect":{"ann":1,"ann":2}}', "'ann'", "harvest"),
     "after an escape": (b'{"type":"pick","round":1,"turn":1,"player":"a\\"","keep":[],"keep":[]}', "'keep'", "pick"),
+    "a player named as a field": (
+        b'{"type":"harvest","round":1,"expect":{"trading_posts":1},"round":1}',
+        "'round'",
+        "harvest",
+    ),
+    "an empty field twice": (b'{"type":"end","copies":{},"copies":{}}', "'copies'", "end"),
     "spaced": (b'{"type":"build","round":1,"player":"ann","card":"C1", "card" :"C2","at":["C1"]}', "'card'", "build"),
 }
 
@@ -399,3 +405,11 @@ def test_a_policy_that_exits_is_a_one_line_error(bkref, tmp_path: Path) -> None:
     assert result.stderr == (
         f"bkref: error: policy {bot}:play raised SystemExit: 0 at ann's pick in round 1, turn 1 (event 3)\n"
     )
+
+
+def test_standings_reads_standard_input_for_a_dash(bkref) -> None:
+    log = REPLAYS / "2p-ann-bob.jsonl"
+    piped = bkref("standings", "-", "--format", "csv", input=log.read_text())
+    named = bkref("standings", log, "--format", "csv")
+    assert piped.exit_code == named.exit_code == 0
+    assert piped.stdout == named.stdout.replace(str(log), "-")

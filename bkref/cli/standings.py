@@ -47,12 +47,16 @@ def standings(
     Exit status: that of validate on the same logs (0 all legal, 1 an illegal
     game, 2 an unreadable one or bad usage).
     """
-    from bkref.io.referee import log_paths
+    from bkref.io.referee import Report, check, log_paths
+    from bkref.io.sources import STDIN
     from bkref.io.standings import exit_status, to_csv, to_json
     from bkref.io.standings import standings as standings_of
     from bkref.views.progress import progress
 
-    items = list(log_paths(paths))
+    items: list[Path | Report] = list(log_paths(paths))
+    if STDIN in paths:  # standard input is read here, once, as validate reads it
+        items = [check(sys.stdin, "-") if item == STDIN else item for item in items]
+        jobs, dask = 1, None
     with on_runner(jobs, dask, dask_timeout) as run, progress(len(items), "standings") as advance:
         result = standings_of(items, include_illegal, run, advance)
     if output is StandingsFormat.text:

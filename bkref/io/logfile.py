@@ -23,7 +23,7 @@ from typing import Final, NamedTuple
 
 import msgspec
 
-from bkref.game.events import EVENT_TYPES, Build, Deal, Draw, End, Event, Game, Harvest, Pick, event_type
+from bkref.game.events import EVENT_TYPES, Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings, event_type
 
 decode: Final = msgspec.json.Decoder(Event).decode
 """Decode one line's JSON into its event (``msgspec.DecodeError`` when it is not one)."""
@@ -53,15 +53,20 @@ def decode_run(lines: list[bytes], start: int) -> list[Event]:
     append = events.append
     try:
         for raw in islice(lines, start, None):  # not lines[start:], a copy for every run
-            if len(raw) > MAX_DEPTH and _deep_or_long(raw):
+            if len(raw) > _CLOSED_DEEP and _deep_or_long(raw):
                 break
             event = decode(raw)
-            if not _keys_once(raw, event):
+            if raw.count(b'"') != 2 * _strings(event, raw):  # a key given twice, maybe (_keys_once)
                 break
             append(event)
     except (msgspec.DecodeError, RecursionError):
         pass  # the events before the line that is not one (or may not be: the reader tells)
     return events
+
+
+_CLOSED_DEEP: Final = 2 * MAX_DEPTH + 1
+"""The shortest a line that is JSON and nests past ``MAX_DEPTH`` can be (``[[…]]``): a shorter
+one past it is not JSON, which the reader reports (as past ``MAX_DEPTH``, as it checks first)."""
 
 
 def _deep_or_long(raw: bytes) -> bool:
@@ -90,16 +95,14 @@ def depth(raw: bytes) -> int:
 
 
 def _keys_once(raw: bytes, event: Event) -> bool:
-    """Whether the line surely gives each key of its objects once: its quotes are those of the
-    keys and strings of ``event``, each once (a key given twice adds quotes msgspec drops).
+    """Whether the line surely gives each key of its objects once: it holds no more quotes
+    than the keys and strings of ``event`` need (a key given twice adds quotes msgspec drops).
 
-    Exact for a line with no backslash (no quote in a string). Else, and for a line that
-    writes a default value (``"discard":null``), the answer is False, and the reader
-    looks for a key given twice in full (``duplicate_key``). It is quick: the engine
-    plays most lines that pass it.
+    The quotes of the text are never fewer; an escaped one (``\\"``) adds one, and so does
+    a default value written out (``"discard":null``): then the answer is False, and the
+    reader looks for a key given twice in full (``duplicate_key``). It is quick: the
+    engine plays most lines that pass it.
     """
-    if b"\\" in raw:
-        return False
     return raw.count(b'"') == 2 * _strings(event, raw)
 
 
@@ -107,29 +110,30 @@ def _strings(event: Event, raw: bytes) -> int:
     """How many strings (keys included) the line ``raw`` of ``event`` holds when it gives each
     key once and writes no default value but an empty ``trading_posts`` or ``copies``;
     -1 for a game event."""
-    if isinstance(event, Pick):
+    # type() is, not isinstance: a miss of isinstance calls the metaclass's __instancecheck__
+    if type(event) is Pick:
         n = 7 + len(event.keep)  # type round turn player keep: 5 keys, and "pick" and the player
         return n if event.discard is None else n + 1 + len(event.discard)
-    if isinstance(event, Build):
+    if type(event) is Build:
         return 8 + len(event.at)  # type round player card at, "build", the player and the card
-    if isinstance(event, Draw):
+    if type(event) is Draw:
         return 7 + len(event.cards)
-    if isinstance(event, Deal):
+    if type(event) is Deal:
         n = 4 + len(event.hands) + sum(len(cards) for cards in event.hands.values())
         reserves = event.reserves
         if reserves is not None:
             n += 1 + len(reserves) + sum(len(cards) for cards in reserves.values())
         return n
-    if isinstance(event, Harvest):
+    if type(event) is Harvest:
         n = 3  # type round, "harvest"
         posts = event.trading_posts
         if posts:
             n += 1 + len(posts) + 2 * sum(len(declared) for declared in posts.values())
-        elif b'"trading_posts"' in raw:  # written empty, as many logs do
-            n += 1
+        elif b'"trading_posts"' in raw:  # written empty, as many logs do (or a player's name)
+            n += _written(raw, b'"trading_posts"', event.expect)
         expect = event.expect
         return n if expect is None else n + 1 + len(expect)
-    if isinstance(event, End):
+    if type(event) is End:
         n = 2  # type, "end"
         copies = event.copies
         if copies:
@@ -137,10 +141,37 @@ def _strings(event: Event, raw: bytes) -> int:
             for chosen in copies.values():
                 n += len(chosen) + sum(card is not None for card in chosen.values())
         elif b'"copies"' in raw:
-            n += 1
+            n += _written(raw, b'"copies"', event.expect)
         expect = event.expect
         return n if expect is None else n + 1 + len(expect)
-    return -1  # a game event: its meta may hold anything
+    if type(event) is Game:
+        if event.rulings != _DEFAULT_RULINGS:
+            return -1  # rare: the reader looks in full
+        n = 5 + len(event.players)  # type format players, "game" and the format
+        if event.deck is not None:
+            n += 1 + len(event.deck)
+        return n if event.meta is None else n + 1 + _json_strings(event.meta)
+    return -1
+
+
+_DEFAULT_RULINGS: Final = Rulings()
+
+
+def _written(raw: bytes, key: bytes, expect: dict[str, int] | None) -> int:
+    """1 if the empty field ``key`` is written once (not only as a player's name in ``expect``), else 0."""
+    found = raw.count(key) - (expect is not None and key[1:-1].decode() in expect)
+    return 1 if found == 1 else 0
+
+
+def _json_strings(value: object) -> int:
+    """How many strings (keys included) ``value``, decoded JSON, holds (``MAX_DEPTH`` bounds the depth)."""
+    if isinstance(value, str):
+        return 1
+    if isinstance(value, dict):
+        return sum(1 + _json_strings(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(_json_strings(item) for item in value)
+    return 0
 
 
 def duplicate_key(raw: bytes) -> str | None:
