@@ -56,13 +56,16 @@ def decode_run(lines: list[bytes], start: int) -> list[Event]:
             if len(raw) > _CLOSED_DEEP and _deep_or_long(raw):
                 break
             event = decode(raw)
-            if raw.count(b'"') != 2 * _strings(event, raw):  # a key given twice, maybe (_keys_once)
+            if _count(raw, b'"') != 2 * _strings(event, raw):  # a key given twice, maybe (_keys_once)
                 break
             append(event)
     except (msgspec.DecodeError, RecursionError):
         pass  # the events before the line that is not one (or may not be: the reader tells)
     return events
 
+
+_count: Final = bytes.count
+"""``bytes.count`` as a function: in the compiled core, ``raw.count`` looks the method up each call."""
 
 _CLOSED_DEEP: Final = 2 * MAX_DEPTH + 1
 """The shortest a line that is JSON and nests past ``MAX_DEPTH`` can be (``[[…]]``): a shorter
@@ -72,7 +75,7 @@ one past it is not JSON, which the reader reports (as past ``MAX_DEPTH``, as it 
 def _deep_or_long(raw: bytes) -> bool:
     """Whether the line may be longer than ``MAX_LINE`` or nest deeper than ``MAX_DEPTH``: a
     quick look, for lines longer than ``MAX_DEPTH`` (a shorter one cannot nest deeper)."""
-    return len(raw) > MAX_LINE or raw.count(b"{") + raw.count(b"[") > MAX_DEPTH
+    return len(raw) > MAX_LINE or _count(raw, b"{") + _count(raw, b"[") > MAX_DEPTH
 
 
 _STRING: Final = re.compile(rb'"(?:[^"\\]|\\.)*"?', re.DOTALL)
@@ -103,7 +106,7 @@ def _keys_once(raw: bytes, event: Event) -> bool:
     reader looks for a key given twice in full (``duplicate_key``). It is quick: the
     engine plays most lines that pass it.
     """
-    return raw.count(b'"') == 2 * _strings(event, raw)
+    return _count(raw, b'"') == 2 * _strings(event, raw)
 
 
 def _strings(event: Event, raw: bytes) -> int:
@@ -150,7 +153,14 @@ def _strings(event: Event, raw: bytes) -> int:
         n = 5 + len(event.players)  # type format players, "game" and the format
         if event.deck is not None:
             n += 1 + len(event.deck)
-        return n if event.meta is None else n + 1 + _json_strings(event.meta)
+        meta = event.meta
+        if meta is not None:
+            n += 1 + _json_strings(meta)
+        said = _count(raw, b'"rulings"')
+        if said:  # written empty, as many logs do: once, if not only as a player's name or in meta
+            said -= event.players.count("rulings") + (0 if meta is None else _mentions(meta, "rulings"))
+            n += said == 1
+        return n
     return -1
 
 
@@ -159,8 +169,19 @@ _DEFAULT_RULINGS: Final = Rulings()
 
 def _written(raw: bytes, key: bytes, expect: dict[str, int] | None) -> int:
     """1 if the empty field ``key`` is written once (not only as a player's name in ``expect``), else 0."""
-    found = raw.count(key) - (expect is not None and key[1:-1].decode() in expect)
+    found = _count(raw, key) - (expect is not None and key[1:-1].decode() in expect)
     return 1 if found == 1 else 0
+
+
+def _mentions(value: object, word: str) -> int:
+    """How many of the strings (keys included) of ``value``, decoded JSON, are ``word``."""
+    if isinstance(value, str):
+        return value == word
+    if isinstance(value, dict):
+        return sum((key == word) + _mentions(item, word) for key, item in value.items())
+    if isinstance(value, list):
+        return sum(_mentions(item, word) for item in value)
+    return 0
 
 
 def _json_strings(value: object) -> int:
