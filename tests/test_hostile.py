@@ -212,6 +212,15 @@ def test_any_key_of_a_game_given_twice_is_found(line: int, which: int) -> None:
     )
 
 
+def test_a_field_of_the_game_event_written_empty_twice_is_found() -> None:
+    twice = b'{"type":"game","format":"bkref/1","players":["ann","bob"],"rulings":{},"rulings":{}}'
+    assert check(twice, partial=True).diagnostics[0].message == (
+        "line 1 gives the key 'rulings' twice in one object; each key may appear once"
+    )
+    named = b'{"type":"game","format":"bkref/1","players":["ann","rulings"],"rulings":{},"meta":{"rulings":1}}'
+    assert check(named, partial=True).diagnostics == []  # a player may be named rulings
+
+
 def test_the_same_key_in_two_objects_is_not_twice() -> None:
     line = b'{"type":"end","copies":{"ann":{"liberal":null},"bob":{"liberal":null}}}'
     assert "twice" not in check(with_line(line)).diagnostics[0].message
