@@ -7,9 +7,11 @@ Without the ``dask`` extra these tests are skipped (CI installs it: ``.ci/run``)
 
 from __future__ import annotations
 
+import os
 import subprocess
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -73,3 +75,65 @@ def test_a_cluster_that_fails_during_the_run_is_a_cluster_error(scheduler: str) 
         future.cancel()  # as when the scheduler drops the work of a lost worker
         with pytest.raises(ClusterError, match=f"^the Dask cluster at {scheduler} failed: "):
             cluster._result(future)
+
+
+@pytest.mark.parametrize(
+    ("address", "why"),
+    [
+        ("tls://127.0.0.1:8786", "bkref connects over tcp:// (a tls:// cluster needs settings it cannot give)"),
+        ("tcp://127.0.0.1", "no port; give it as tcp://HOST:PORT (a scheduler listens on 8786)"),
+    ],
+)
+def test_an_address_bkref_cannot_use_is_one_line_at_once(address: str, why: str) -> None:
+    result = subprocess.run(
+        [*BKREF_COMMAND, "validate", str(REPLAYS / "2p-ann-bob.jsonl"), "--dask", address],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=30,
+    )
+    assert (result.returncode, result.stderr) == (
+        2,
+        f"bkref: error: cannot reach the Dask scheduler at {address}: {why}\n",
+    )
+
+
+def test_relative_paths_are_read_from_the_folder_bkref_runs_in(scheduler: str, tmp_path) -> None:
+    """The workers run elsewhere (here: in the tests' folder); the names stay as given."""
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "game.jsonl").write_bytes((REPLAYS / "2p-ann-bob.jsonl").read_bytes())
+    result = subprocess.run(
+        [*BKREF_COMMAND, "validate", "-v", "logs/game.jsonl", "--dask", scheduler],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert (result.returncode, result.stderr) == (0, "logs/game.jsonl: legal (113 events)\n")
+
+
+def test_a_worker_that_cannot_see_a_log_is_the_clusters_fault(scheduler: str) -> None:
+    from bkref.io.batch import Cluster, ClusterError, _run_batch
+
+    with Cluster(scheduler) as cluster:
+        future = cluster.client.submit(_run_batch, str, [Path("/no/such/log.jsonl")], "/", pure=False)
+        with pytest.raises(ClusterError, match=r"a worker cannot see the log /no/such/log\.jsonl .*at the same paths$"):
+            cluster._result(future)
+
+
+def test_a_cluster_with_no_worker_left_is_a_bounded_wait() -> None:
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp://", dashboard_address=None) as empty:
+        args = ["validate", str(REPLAYS / "2p-ann-bob.jsonl"), "--dask", empty.scheduler_address, "--dask-timeout", "2"]
+        result = subprocess.run(
+            [*BKREF_COMMAND, *args],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"bkref: error: the Dask cluster at {empty.scheduler_address} failed: "
+        "no result in 2 s (no worker left? see --dask-timeout)\n"
+    )

@@ -326,7 +326,7 @@ def test_bkref_moves_at_the_last_event_leaves_out_the_lines_after_it(bkref, tmp_
     last = len(text.splitlines())
     assert (whole.exit_code, whole.stderr) == (
         2,
-        f"{path}:{last}: F1 line {last} is not JSON: invalid character at column 5\n",
+        f"{path}:{last}: F1 line {last} is not JSON: invalid character at column 2\n",
     )
     assert whole.stdout == at_last.stdout
 

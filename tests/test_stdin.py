@@ -90,7 +90,8 @@ def test_the_api_reads_every_kind_of_source(tmp_path: Path) -> None:
     assert [r.path for r in reports][:6] == [str(path), str(path), "<bytes>", "<text>", "<stream>", "<stream>"]
     missing = bkref.check(tmp_path / "none.jsonl")
     assert missing.status == 2
-    assert missing.diagnostics[0].message == "cannot read the file: No such file or directory"
+    assert missing.diagnostics[0].message == "no such file"  # the command line's words (issue 30)
+    assert bkref.check("").diagnostics[0].message == "is a directory, not a log file"
 
 
 def test_validate_shows_a_problem_while_the_game_is_still_being_written() -> None:

@@ -56,7 +56,7 @@ def one_line(result) -> str:
         (
             ["standings", "--by", "player", "game.jsonl"],
             "bkref standings has no option --by; its options: --format, -j/--jobs, --include-illegal, --dask, "
-            "-h/--help",
+            "--dask-timeout, -h/--help",
         ),
         (
             ["score", "a.jsonl", "b.jsonl"],

@@ -162,7 +162,7 @@ class _Game:
         policy = self.policy[player]
         try:
             move = policy(self.state, options, self.rng)
-        except Exception as error:  # the policy is the user's code: any exception is its error
+        except (Exception, SystemExit) as error:  # the policy is the user's code: any exception is its error
             raised = f"{type(error).__name__}: {printable(str(error))}{_line_of(policy, error)}"
             raise PolicyError(
                 f"policy {spec} raised {raised} at {where}",
@@ -231,7 +231,7 @@ class _Game:
         return End(copies=copies, expect={p: after.final.players[p].total for p in self.players})
 
 
-def _line_of(policy: Policy, error: Exception) -> str:
+def _line_of(policy: Policy, error: BaseException) -> str:
     """Where in the policy's own file ``error`` came from: `` (FILE:LINE)``, the deepest
     frame in that file (the policy's line that called what raised); empty if none is."""
     file = getattr(getattr(policy, "__code__", None), "co_filename", None)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import secrets
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -63,18 +67,46 @@ def fail(message: str) -> typer.Exit:
 def write_output(text: str, output: str) -> bool:
     """Write ``text`` to the file ``output``, or to standard output for ``-``; True for a file.
 
-    A file that cannot be written (its folder missing, say: no folder is made) is a
-    one-line error (exit status 2).
+    A file is written whole or not at all (``write_atomically``). One that cannot be
+    written (its folder missing, say: no folder is made; a full disk) is a one-line
+    error (exit status 2), and what was at its name is left as it was.
     """
     if output == "-":
         sys.stdout.write(text)
         return False
-    target = Path(output)
     try:
-        target.write_text(text, encoding="utf-8")
+        write_atomically(Path(output), text.encode("utf-8"))
     except OSError as error:
         raise fail(f"cannot write {output}: {error.strerror or error}") from None
     return True
+
+
+def write_atomically(target: Path, data: bytes) -> None:
+    """Write ``data`` to a new file beside ``target``, then rename it to ``target``: a reader
+    (or a full disk) never sees a partial file. A symbolic link at ``target`` is refused,
+    never followed; a device or a pipe (``/dev/null``) is written as it is.
+
+    Raises ``OSError`` when it cannot; the temporary file is then gone.
+    """
+    try:
+        mode = target.lstat().st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and stat.S_ISLNK(mode):
+        raise OSError(errno.ELOOP, "it is a symbolic link; bkref writes no file through a link (remove it first)")
+    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):  # /dev/null, a pipe
+        with open(target, "wb") as device:
+            device.write(data)
+        return
+    temporary = target.with_name(f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as to any new file
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+        os.replace(temporary, target)  # replaces what is at the name, never what a link there points to
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 DaskOption = Annotated[
@@ -87,6 +119,16 @@ DaskOption = Annotated[
     ),
 ]
 
+DaskTimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--dask-timeout",
+        metavar="SECONDS",
+        min=0.1,
+        help="With --dask, the longest wait for the scheduler, and for each batch of 64 logs, before a one-line error.",
+    ),
+]
+
 
 ToOption = Annotated[
     str | None, typer.Option("--to", metavar="N", help="The position after event N (events count from 1).")
@@ -94,8 +136,9 @@ ToOption = Annotated[
 
 
 @contextmanager
-def on_runner(jobs: int, dask: str | None) -> Iterator[Runner]:
-    """Where the per-game work runs: ``jobs`` local processes, or the Dask cluster at ``dask``.
+def on_runner(jobs: int, dask: str | None, dask_timeout: float = 30) -> Iterator[Runner]:
+    """Where the per-game work runs: ``jobs`` local processes (at most ``MAX_JOBS``), or the
+    Dask cluster at ``dask``, each wait on it at most ``dask_timeout`` seconds.
 
     A cluster that cannot be used is a one-line error (exit status 2).
     """
@@ -104,7 +147,7 @@ def on_runner(jobs: int, dask: str | None) -> Iterator[Runner]:
     if dask is not None and jobs > 1:
         raise fail("-j and --dask cannot be used together: the cluster decides how many workers run")
     try:
-        with runner(jobs, dask) as run:
+        with runner(jobs, dask, dask_timeout) as run:
             yield run
     except ClusterError as error:
         raise fail(str(error)) from None

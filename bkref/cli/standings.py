@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from bkref.cli.app import DaskOption, app, fail, on_runner
+from bkref.cli.app import DaskOption, DaskTimeoutOption, app, fail, on_runner
 
 
 class StandingsFormat(StrEnum):
@@ -40,6 +40,7 @@ def standings(
         typer.Option("--include-illegal", help="Count illegal games that reach a final score in the aggregates."),
     ] = False,
     dask: DaskOption = None,
+    dask_timeout: DaskTimeoutOption = 30,
 ) -> None:
     """Who won many games: every game's scores, then wins and scores by player, seat and parchment.
 
@@ -51,12 +52,14 @@ def standings(
     game, 2 an unreadable one or bad usage).
     """
     from bkref.io.diagnostics import printable
-    from bkref.io.referee import Report, log_paths
+    from bkref.io.referee import Report, check, log_paths
+    from bkref.io.sources import STDIN
     from bkref.io.standings import exit_status, to_csv, to_json
     from bkref.io.standings import standings as standings_of
     from bkref.views.progress import progress
 
-    logs, refused = [], []
+    logs: list[Path | Report] = []
+    refused = []
     for item in log_paths(paths):
         if isinstance(item, Report):
             refused.append(fail(printable(f"{item.path}: {item.diagnostics[0].message}")))
@@ -64,7 +67,10 @@ def standings(
             logs.append(item)
     if refused:
         raise refused[-1]
-    with on_runner(jobs, dask) as run, progress(len(logs), "standings") as advance:
+    if STDIN in paths:  # standard input is read here, once, as validate reads it
+        logs = [check(sys.stdin, "-") if item == STDIN else item for item in logs]
+        jobs, dask = 1, None
+    with on_runner(jobs, dask, dask_timeout) as run, progress(len(logs), "standings") as advance:
         result = standings_of(logs, include_illegal, run, advance)
     if output is StandingsFormat.text:
         from bkref.views.standingsview import show

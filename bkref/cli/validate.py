@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from bkref.cli.app import DaskOption, ValidateFormat, app, fail, on_runner
+from bkref.cli.app import DaskOption, DaskTimeoutOption, ValidateFormat, app, fail, on_runner
 
 
 @app.command(short_help="Check game logs against the rules.")
@@ -45,6 +45,7 @@ def validate(
         ),
     ] = False,
     dask: DaskOption = None,
+    dask_timeout: DaskTimeoutOption = 30,
     stdin_name: Annotated[
         str, typer.Option("--stdin-name", metavar="NAME", help="The file name diagnostics give standard input (-).")
     ] = "-",
@@ -79,7 +80,7 @@ def validate(
     bar: AbstractContextManager[Callable[[], None]] = progress(len(items), "validate")
     if STDIN in paths:  # standard input is read here, and each problem printed as soon as found (no bar holds it)
         jobs, dask, bar = 1, None, nullcontext(lambda: None)
-    with on_runner(jobs, dask) as run, bar as advance:
+    with on_runner(jobs, dask, dask_timeout) as run, bar as advance:
         printer = OUTPUTS[output.value](sys.stdout, sys.stderr, quiet=not legal_lines)  # under the bar, if one shows
         if jobs <= 1 and dask is None:
             work = bind(

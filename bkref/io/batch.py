@@ -10,12 +10,15 @@ results on the cluster too.
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 if TYPE_CHECKING:
@@ -26,6 +29,9 @@ R = TypeVar("R")
 
 BATCH: Final = 64
 """Logs per task on a cluster: enough work per task to hide the scheduler's overhead."""
+
+MAX_JOBS: Final = 4 * (os.cpu_count() or 1)
+"""The most processes ``-j`` starts: four per CPU (more only wait their turn)."""
 
 
 class ClusterError(Exception):
@@ -45,19 +51,25 @@ class Runner(Protocol):
 
 
 class Local:
-    """This machine: this process, or ``jobs`` processes."""
+    """This machine: this process, or ``jobs`` processes, never more than ``MAX_JOBS`` nor
+    than the items of a ``map``.
+
+    >>> Local(10**20).jobs == MAX_JOBS
+    True
+    """
 
     def __init__(self, jobs: int = 1) -> None:
-        self.jobs = jobs
+        self.jobs = max(1, min(jobs, MAX_JOBS))
 
     def map(self, work: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
-        if self.jobs <= 1:
+        jobs = min(self.jobs, len(items))
+        if jobs <= 1:
             for item in items:
                 yield work(item)
             return
         from concurrent.futures import ProcessPoolExecutor  # here: importing it costs a one-log run 10 ms
 
-        pool = ProcessPoolExecutor(self.jobs, initializer=_worker_start)
+        pool = ProcessPoolExecutor(jobs, initializer=_worker_start)
         try:
             yield from pool.map(work, items, chunksize=16)
         finally:  # on Ctrl-C, the work not started is dropped rather than waited for
@@ -86,16 +98,27 @@ def _worker_start() -> None:
 
 
 @contextmanager
-def runner(jobs: int = 1, dask: str | None = None) -> Iterator[Runner]:
+def runner(jobs: int = 1, dask: str | None = None, timeout: float = 30) -> Iterator[Runner]:
     """``Local(jobs)``, or with ``dask`` the ``Cluster`` whose scheduler is at that address."""
     if dask is None:
         yield Local(jobs)
         return
-    with Cluster(dask) as cluster:
+    with Cluster(dask, timeout) as cluster:
         yield cluster
 
 
-def _run_batch(work: Callable[[T], R], batch: Sequence[T]) -> list[R]:
+class _Unseen(Exception):
+    """A worker cannot see a log that this process sees: the cluster's fault, not the log's."""
+
+
+def _run_batch(work: Callable[[T], R], batch: Sequence[T], folder: str) -> list[R]:
+    """``work`` of each item on a worker, relative paths read from ``folder`` (the client's)."""
+    from bkref.io.sources import RELATIVE_TO
+
+    for item in batch:
+        if isinstance(item, os.PathLike) and not os.path.exists(os.path.join(folder, os.fspath(item))):
+            raise _Unseen(f"{os.path.join(folder, os.fspath(item))} (on {socket.gethostname()})")
+    RELATIVE_TO.set(folder)  # this task's own context: other tasks of the worker are not changed
     return [work(item) for item in batch]
 
 
@@ -104,30 +127,49 @@ def _reduce_batches(reduce: Callable[..., R], batches: list[list[Any]], *args: A
 
 
 class Cluster:
-    """A connection to the Dask scheduler at ``address``; ``ClusterError`` when it cannot be made."""
+    """A connection to the Dask scheduler at ``address``; ``ClusterError`` when it cannot be made,
+    or when the cluster fails or gives no result for ``timeout`` seconds.
 
-    def __init__(self, address: str, timeout: float = 10) -> None:
+    distributed's own log messages are left out, unless the Dask configuration asks for
+    them (``DASK_LOGGING__DISTRIBUTED=info``).
+    """
+
+    def __init__(self, address: str, timeout: float = 30) -> None:
         try:
             from distributed import Client
         except ImportError:
             raise ClusterError("--dask needs the dask extra: pip install 'bkref[dask]'") from None
+        if "DASK_LOGGING__DISTRIBUTED" not in os.environ:
+            logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
         self.address = address
+        self.timeout = timeout
+        cannot = f"cannot reach the Dask scheduler at {address}"
+        scheme, _, place = address.rpartition("://")
+        if scheme not in ("", "tcp", "inproc"):
+            raise ClusterError(
+                f"{cannot}: bkref connects over tcp:// (a {scheme}:// cluster needs settings it cannot give)"
+            )
+        if scheme != "inproc" and not re.search(r":\d+$", place):
+            raise ClusterError(f"{cannot}: no port; give it as tcp://HOST:PORT (a scheduler listens on 8786)")
         try:
             self.client: Client = Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call, unused-ignore]
-        except (OSError, TimeoutError, ValueError) as error:
-            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        except (OSError, TimeoutError, ValueError, TypeError) as error:
+            raise ClusterError(f"{cannot}: {error}") from None
         self._batches: list[Future[list[Any]]] = []
 
     def __enter__(self) -> Cluster:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.client.close()  # type: ignore[no-untyped-call, unused-ignore]
+        with suppress(Exception):  # a scheduler already gone: nothing left to close
+            self.client.close(timeout=self.timeout)  # type: ignore[no-untyped-call, unused-ignore]
 
     def map(self, work: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
-        """``work`` of each item on the cluster's workers, in order."""
+        """``work`` of each item on the cluster's workers, in order; relative paths are read
+        from this process's folder, and named as given."""
         batches = [list(items[i : i + BATCH]) for i in range(0, len(items), BATCH)]
-        self._batches = self.client.map(_run_batch, [work] * len(batches), batches, pure=False)
+        folder = os.getcwd()
+        self._batches = self.client.map(_run_batch, [work] * len(batches), batches, [folder] * len(batches), pure=False)
         for future in self._batches:
             yield from self._result(future)
 
@@ -141,7 +183,16 @@ class Cluster:
 
         from distributed import KilledWorker
 
+        failed = f"the Dask cluster at {self.address} failed"
         try:
-            return future.result()
-        except (OSError, TimeoutError, CancelledError, KilledWorker) as error:
-            raise ClusterError(f"the Dask cluster at {self.address} failed: {type(error).__name__}: {error}") from None
+            return future.result(timeout=self.timeout)
+        except _Unseen as error:
+            raise ClusterError(
+                f"{failed}: a worker cannot see the log {error}; the workers must see the logs at the same paths"
+            ) from None
+        except TimeoutError:
+            raise ClusterError(
+                f"{failed}: no result in {self.timeout:g} s (no worker left? see --dask-timeout)"
+            ) from None
+        except (OSError, CancelledError, KilledWorker) as error:
+            raise ClusterError(f"{failed}: {type(error).__name__}: {error}") from None

@@ -23,10 +23,18 @@ from typing import Final, NamedTuple
 
 import msgspec
 
-from bkref.game.events import EVENT_TYPES, Event, Game, event_type
+from bkref.game.events import EVENT_TYPES, Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings, event_type
 
 decode: Final = msgspec.json.Decoder(Event).decode
 """Decode one line's JSON into its event (``msgspec.DecodeError`` when it is not one)."""
+
+
+MAX_LINE: Final = 1 << 20
+"""The longest a line may be, in bytes with its line end (1 MiB); a longer one is F1, and
+the sources (``bkref.io.sources``) give the reader only its first ``MAX_LINE + 1`` bytes."""
+
+MAX_DEPTH: Final = 100
+"""The deepest a line may nest objects and arrays; a deeper one is F1 (however deep Python could go)."""
 
 
 def decode_run(lines: list[bytes], start: int) -> list[Event]:
@@ -45,10 +53,168 @@ def decode_run(lines: list[bytes], start: int) -> list[Event]:
     append = events.append
     try:
         for raw in islice(lines, start, None):  # not lines[start:], a copy for every run
-            append(decode(raw))
-    except msgspec.DecodeError:
-        pass  # the events before the line that is not one
+            if len(raw) > _CLOSED_DEEP and _deep_or_long(raw):
+                break
+            event = decode(raw)
+            if _count(raw, b'"') != 2 * _strings(event, raw):  # a key given twice, maybe (_keys_once)
+                break
+            append(event)
+    except (msgspec.DecodeError, RecursionError):
+        pass  # the events before the line that is not one (or may not be: the reader tells)
     return events
+
+
+_count: Final = bytes.count
+"""``bytes.count`` as a function: in the compiled core, ``raw.count`` looks the method up each call."""
+
+_CLOSED_DEEP: Final = 2 * MAX_DEPTH + 1
+"""The shortest a line that is JSON and nests past ``MAX_DEPTH`` can be (``[[…]]``): a shorter
+one past it is not JSON, which the reader reports (as past ``MAX_DEPTH``, as it checks first)."""
+
+
+def _deep_or_long(raw: bytes) -> bool:
+    """Whether the line may be longer than ``MAX_LINE`` or nest deeper than ``MAX_DEPTH``: a
+    quick look, for lines longer than ``MAX_DEPTH`` (a shorter one cannot nest deeper)."""
+    return len(raw) > MAX_LINE or _count(raw, b"{") + _count(raw, b"[") > MAX_DEPTH
+
+
+_STRING: Final = re.compile(rb'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+
+
+def depth(raw: bytes) -> int:
+    """How deep the line's JSON nests objects and arrays (brackets in strings do not count).
+
+    >>> depth(b'{"a":[1,{"b":"[[["}]}'), depth(b"[[[["), depth(b"1")
+    (3, 4, 0)
+    """
+    deepest = level = 0
+    for char in _STRING.sub(b"", raw):
+        if char == 123 or char == 91:  # { [
+            level += 1
+            deepest = max(deepest, level)
+        elif char == 125 or char == 93:  # } ]
+            level -= 1
+    return deepest
+
+
+def _keys_once(raw: bytes, event: Event) -> bool:
+    """Whether the line surely gives each key of its objects once: it holds no more quotes
+    than the keys and strings of ``event`` need (a key given twice adds quotes msgspec drops).
+
+    The quotes of the text are never fewer; an escaped one (``\\"``) adds one, and so does
+    a default value written out (``"discard":null``): then the answer is False, and the
+    reader looks for a key given twice in full (``duplicate_key``). It is quick: the
+    engine plays most lines that pass it.
+    """
+    return _count(raw, b'"') == 2 * _strings(event, raw)
+
+
+def _strings(event: Event, raw: bytes) -> int:
+    """How many strings (keys included) the line ``raw`` of ``event`` holds when it gives each
+    key once and writes no default value but an empty ``trading_posts`` or ``copies``;
+    -1 for a game event."""
+    # type() is, not isinstance: a miss of isinstance calls the metaclass's __instancecheck__
+    if type(event) is Pick:
+        n = 7 + len(event.keep)  # type round turn player keep: 5 keys, and "pick" and the player
+        return n if event.discard is None else n + 1 + len(event.discard)
+    if type(event) is Build:
+        return 8 + len(event.at)  # type round player card at, "build", the player and the card
+    if type(event) is Draw:
+        return 7 + len(event.cards)
+    if type(event) is Deal:
+        n = 4 + len(event.hands) + sum(len(cards) for cards in event.hands.values())
+        reserves = event.reserves
+        if reserves is not None:
+            n += 1 + len(reserves) + sum(len(cards) for cards in reserves.values())
+        return n
+    if type(event) is Harvest:
+        n = 3  # type round, "harvest"
+        posts = event.trading_posts
+        if posts:
+            n += 1 + len(posts) + 2 * sum(len(declared) for declared in posts.values())
+        elif b'"trading_posts"' in raw:  # written empty, as many logs do (or a player's name)
+            n += _written(raw, b'"trading_posts"', event.expect)
+        expect = event.expect
+        return n if expect is None else n + 1 + len(expect)
+    if type(event) is End:
+        n = 2  # type, "end"
+        copies = event.copies
+        if copies:
+            n += 1 + len(copies)
+            for chosen in copies.values():
+                n += len(chosen) + sum(card is not None for card in chosen.values())
+        elif b'"copies"' in raw:
+            n += _written(raw, b'"copies"', event.expect)
+        expect = event.expect
+        return n if expect is None else n + 1 + len(expect)
+    if type(event) is Game:
+        if event.rulings != _DEFAULT_RULINGS:
+            return -1  # rare: the reader looks in full
+        n = 5 + len(event.players)  # type format players, "game" and the format
+        if event.deck is not None:
+            n += 1 + len(event.deck)
+        meta = event.meta
+        if meta is not None:
+            n += 1 + _json_strings(meta)
+        said = _count(raw, b'"rulings"')
+        if said:  # written empty, as many logs do: once, if not only as a player's name or in meta
+            said -= event.players.count("rulings") + (0 if meta is None else _mentions(meta, "rulings"))
+            n += said == 1
+        return n
+    return -1
+
+
+_DEFAULT_RULINGS: Final = Rulings()
+
+
+def _written(raw: bytes, key: bytes, expect: dict[str, int] | None) -> int:
+    """1 if the empty field ``key`` is written once (not only as a player's name in ``expect``), else 0."""
+    found = _count(raw, key) - (expect is not None and key[1:-1].decode() in expect)
+    return 1 if found == 1 else 0
+
+
+def _mentions(value: object, word: str) -> int:
+    """How many of the strings (keys included) of ``value``, decoded JSON, are ``word``."""
+    if isinstance(value, str):
+        return value == word
+    if isinstance(value, dict):
+        return sum((key == word) + _mentions(item, word) for key, item in value.items())
+    if isinstance(value, list):
+        return sum(_mentions(item, word) for item in value)
+    return 0
+
+
+def _json_strings(value: object) -> int:
+    """How many strings (keys included) ``value``, decoded JSON, holds (``MAX_DEPTH`` bounds the depth)."""
+    if isinstance(value, str):
+        return 1
+    if isinstance(value, dict):
+        return sum(1 + _json_strings(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(_json_strings(item) for item in value)
+    return 0
+
+
+def duplicate_key(raw: bytes) -> str | None:
+    """The first key that an object of the line gives twice, if one does (the line is JSON).
+
+    >>> duplicate_key(b'{"type":"pick","a":{"x":1,"x":2}}'), duplicate_key(b'{"a":{"x":1},"b":{"x":1}}')
+    ('x', None)
+    """
+    import json
+
+    twice: list[str] = []
+
+    def pairs(items: list[tuple[str, object]]) -> None:
+        keys = [key for key, _ in items]
+        if not twice and len(set(keys)) < len(keys):
+            twice.append(next(key for i, key in enumerate(keys) if key in keys[:i]))
+
+    try:
+        json.loads(raw, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        return None
+    return twice[0] if twice else None
 
 
 _BOM: Final = b"\xef\xbb\xbf"
@@ -153,14 +319,37 @@ _AT: Final = re.compile(r"(.*) - at (`key` in )?`\$\.?([^`]*)`", re.DOTALL)
 _MALFORMED: Final = re.compile(r"JSON is malformed: (.+) \(byte (\d+)\)")
 
 
-def _explain(error: msgspec.DecodeError, line: int, kind: str | None, offset: int) -> str:
-    """Turn a msgspec error into a sentence that names the field (``offset``: bytes before the line's JSON)."""
+_LITERALS: Final = (b"null", b"true", b"false")
+
+
+def _bad_byte(raw: bytes, at: int) -> int:
+    """The byte msgspec's error at byte ``at`` is about: in a misspelt ``null``, ``true`` or
+    ``false``, msgspec points to a byte after its start (one, or the word's length, after),
+    where an editor would point to the first wrong letter.
+
+    >>> _bad_byte(b"not json", 4), _bad_byte(b'{"a":nulx}', 6), _bad_byte(b'{"a":-x}', 6)
+    (1, 8, 6)
+    """
+    for literal in _LITERALS:
+        for start in (at - 1, at - len(literal)):
+            if start >= 0 and raw[start : start + 1] == literal[:1]:
+                word = raw[start : start + len(literal)]
+                wrong = next((i for i in range(len(word)) if word[i] != literal[i]), len(word))
+                if wrong < len(literal):
+                    return start + wrong
+    return at
+
+
+def _explain(error: msgspec.DecodeError, raw: bytes, line: int, kind: str | None, offset: int) -> str:
+    """Turn a msgspec error on the line ``raw`` (its JSON) into a sentence that names the field
+    (``offset``: bytes before the line's JSON)."""
     text = str(error)
     if text == "Input data was truncated":
         return f"line {line} is not complete JSON: it stops before the end of the object"
     malformed = _MALFORMED.fullmatch(text)
     if malformed:
-        return f"line {line} is not JSON: {malformed[1]} at column {int(malformed[2]) + offset + 1}"
+        column = _bad_byte(raw, int(malformed[2])) + offset + 1
+        return f"line {line} is not JSON: {malformed[1]} at column {column}"
     at = _AT.fullmatch(text)
     body, key, path = (at[1], at[2], at[3]) if at else (text, None, "")
     if not at and body.startswith("Expected `object`, got `"):
@@ -188,22 +377,57 @@ def _type_of(raw: bytes) -> str | None:
 
 
 _UTF16: Final = 'this file is UTF-16 text (Windows\' "Unicode"); bkref/1 logs are UTF-8: save it as UTF-8'
+_UTF32: Final = "this file is UTF-32 text; bkref/1 logs are UTF-8: save it as UTF-8"
 
 
-def _utf16(raw: bytes) -> bool:
-    """Whether the first line of a file is UTF-16: a UTF-16 byte order mark, or ASCII with NUL bytes between."""
+def _wide(raw: bytes) -> str | None:
+    """The problem of a file whose first line is UTF-32 or UTF-16 text: a byte order mark, or
+    ASCII with NUL bytes between; None for any other (NUL bytes alone, too).
+
+    >>> _wide("{}".encode("utf-32")) == _UTF32, _wide("{}".encode("utf-16-le")) == _UTF16, _wide(bytes(8))
+    (True, True, None)
+    """
+    if raw.startswith((b"\xff\xfe\0\0", b"\0\0\xfe\xff")):
+        return _UTF32
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return True
-    return b"\0" in raw[:2] and any(not half.strip(b"\0") for half in (raw[0::2], raw[1::2]))
+        return _UTF16
+    if b"\0" not in raw[:4] or not raw.strip(b"\0\n"):
+        return None
+    if sum(not raw[i::4].strip(b"\0") for i in range(4)) == 3:  # three bytes of four NUL
+        return _UTF32
+    if any(not half.strip(b"\0") for half in (raw[0::2], raw[1::2])):
+        return _UTF16
+    return None
+
+
+def _beyond_limits(number: int, raw: bytes) -> str | None:
+    """Why line ``number`` is past a limit of the format (``MAX_LINE``, ``MAX_DEPTH``), or None."""
+    if len(raw) > MAX_LINE:
+        return f"line {number} is longer than {MAX_LINE:,} bytes (1 MiB), the longest a line may be"
+    deepest = depth(raw)
+    return _too_deep(number, deepest) if deepest > MAX_DEPTH else None
+
+
+def _twice(number: int, key: str) -> str:
+    return f"line {number} gives the key {key!r} twice in one object; each key may appear once"
+
+
+def _too_deep(number: int, deepest: int) -> str:
+    return f"line {number} nests objects and arrays {deepest} deep; a line may nest them {MAX_DEPTH} deep at most"
 
 
 def _not_text(number: int, raw: bytes, offset: int) -> Problem | None:
-    """A fatal problem if ``raw`` is not text (a NUL byte, or not UTF-8): a binary file, or another encoding."""
+    """A fatal problem if ``raw`` is not text (a NUL byte, or not UTF-8): a binary file, or another encoding.
+
+    A line cut at ``MAX_LINE`` may end inside a character: that is no fault.
+    """
     if b"\0" in raw:
         return Problem(number, None, f"line {number} holds a NUL byte: this is a binary file, not a JSON-lines log")
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as error:
+        if len(raw) > MAX_LINE and error.reason == "unexpected end of data":
+            return None
         column = error.start + offset + 1
         return Problem(
             number,
@@ -232,9 +456,10 @@ class LineReader:
         or None for a blank or comment line."""
         offset = 0  # bytes before the line's text: a byte order mark
         if number == 1:
-            if _utf16(raw):
+            wide = _wide(raw)
+            if wide is not None:
                 self.over = True
-                return Problem(1, None, _UTF16)
+                return Problem(1, None, wide)
             if raw.startswith(_BOM):
                 raw, offset = raw[len(_BOM) :], len(_BOM)
         if raw[:1] != b"{":  # not the usual line: blank, a "#" comment (never decoded, but text), or a problem
@@ -243,16 +468,24 @@ class LineReader:
                 problem = _not_text(number, raw, offset) if text else None
                 self.over = problem is not None
                 return problem
+        if len(raw) > MAX_DEPTH and _deep_or_long(raw):
+            beyond = _beyond_limits(number, raw)
+            if beyond is not None:
+                return self._problem(number, raw, offset, beyond)
         try:
             event = decode(raw)  # JSON allows the line end, LF or CRLF, as trailing white space
         except msgspec.DecodeError as error:
-            problem = _not_text(number, raw, offset)
-            if problem:
-                self.over = True
-                return problem
-            kind = _type_of(raw)
-            self.over = not self.game_seen
-            return Problem(number, kind, _explain(error, number, kind, offset))
+            twice = duplicate_key(raw)  # the first thing to mend: msgspec saw the last of them only
+            kind = None if twice == "type" else _type_of(raw)
+            message = _twice(number, twice) if twice else _explain(error, raw, number, kind, offset)
+            return self._problem(number, raw, offset, message, kind)
+        except RecursionError:  # called from deep in the stack: what a line past MAX_DEPTH gets
+            return self._problem(number, raw, offset, _too_deep(number, depth(raw)))
+        if not _keys_once(raw, event):
+            twice = duplicate_key(raw)
+            if twice is not None:
+                self.over = not self.game_seen
+                return Problem(number, None if twice == "type" else event_type(event), _twice(number, twice))
         if not self.game_seen:
             if not isinstance(event, Game):
                 kind = event_type(event)
@@ -260,6 +493,16 @@ class LineReader:
                 return Problem(number, kind, f"the first event is a {kind}; a log starts with a game event")
             self.game_seen = True
         return event
+
+    def _problem(self, number: int, raw: bytes, offset: int, message: str, kind: str | None = "") -> Problem:
+        """The F1 problem ``message`` with line ``number``, of the event type ``kind`` (by default
+        as far as it can be seen); a line that is not text is that problem instead, and fatal."""
+        problem = _not_text(number, raw, offset)
+        if problem:
+            self.over = True
+            return problem
+        self.over = not self.game_seen
+        return Problem(number, _type_of(raw) if kind == "" else kind, message)
 
     def end(self) -> Problem | None:
         """The problem of a log that ended with no game event, if it did."""

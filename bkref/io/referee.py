@@ -21,7 +21,7 @@ from bkref.game.engine import State, Violation
 from bkref.game.events import Build, Event, Pick, event_type
 from bkref.io.diagnostics import Diagnostic, exit_status
 from bkref.io.logfile import LineReader, Problem, decode_run
-from bkref.io.sources import STDIN, LogSource, blocks_of, name_of, unreadable
+from bkref.io.sources import STDIN, LogSource, blocks_of, name_of, not_a_file, unreadable
 
 
 class Step(NamedTuple):
@@ -284,14 +284,16 @@ def log_paths(paths: list[Path]) -> Iterator[Path | Report]:
         if path == STDIN:
             yield path
         elif path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".jsonl" and p.is_file())
+            found = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".jsonl" and not p.is_dir())
             if not found:
                 yield _refused(path, "no *.jsonl log in this folder or below it")
-            yield from found
+            for log in found:  # a link to nothing, or a named pipe, is reported, not read
+                why = not_a_file(log)
+                yield log if why is None else _refused(log, why)
         elif path.exists():
             yield path
         else:
-            yield _refused(path, "no such file")
+            yield _refused(path, not_a_file(path) or "no such file")
 
 
 def _refused(path: Path, message: str) -> Report:

@@ -17,21 +17,24 @@ A ``LogSource`` is any of:
 >>> [type(r).__name__ for r in read('{"type":"game","format":"bkref/1","players":["a","b"]}\\n')]
 ['Record']
 >>> list(read("no/such/log.jsonl"))
-[Problem(line=0, event=None, message='no/such/log.jsonl: cannot read the file: No such file or directory')]
+[Problem(line=0, event=None, message='no/such/log.jsonl: no such file')]
 >>> name_of(b"{}"), name_of("replays/2p-ann-bob.jsonl")
 ('<bytes>', 'replays/2p-ann-bob.jsonl')
 """
 
 from __future__ import annotations
 
+import errno
 import io
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import IO, Any, Final
 
-from bkref.io.logfile import Problem, Record, read_lines
+from bkref.io.logfile import MAX_LINE, Problem, Record, read_lines
 
 LogSource = str | os.PathLike[str] | bytes | bytearray | IO[str] | IO[bytes]
 """A path, the log's text or bytes, or an open text or binary stream (see the module)."""
@@ -65,6 +68,10 @@ def blocks_of(source: LogSource) -> Iterator[Iterable[list[bytes]]]:
     to 64 KiB completes (``blocks``): the referee decodes a block's event lines in one go
     (``bkref.io.logfile.decode_run``). A pipe gives what has arrived, so a game still
     being written is checked as its lines come. A stream comes one line to a block.
+    A line longer than ``MAX_LINE`` comes as its first ``MAX_LINE`` bytes and a few more,
+    and the rest of it is skipped unread: memory stays bounded, whatever the input.
+
+    A relative path is read from ``RELATIVE_TO`` when it is set (on a Dask worker).
 
     Raises ``OSError`` when a path cannot be opened or a stream cannot be read.
     """
@@ -80,7 +87,9 @@ def blocks_of(source: LogSource) -> Iterator[Iterable[list[bytes]]]:
                 error.filename = path  # os.read does not name the file
                 raise
 
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))  # no stat: a folder fails to read
+        here = RELATIVE_TO.get()
+        opened = os.path.join(here, path) if here is not None else path
+        fd = os.open(opened, os.O_RDONLY | getattr(os, "O_BINARY", 0))  # no stat: a folder fails to read
         try:
             yield blocks(read_file)
         finally:
@@ -100,19 +109,35 @@ def blocks(read: Callable[[int], bytes]) -> Iterator[list[bytes]]:
     """The lines of the text that ``read(size)`` gives (each with its line end, but the last
     may lack one), a block of them for each read that completes a line.
 
+    A line that grows past ``MAX_LINE`` with no end is yielded as what was read of it,
+    and the rest of it is skipped.
+
     >>> text = io.BytesIO(b'{"a":1}\\n{"b":2}\\n{"c"')
     >>> list(blocks(lambda size: text.read(10)))
     [[b'{"a":1}\\n'], [b'{"b":2}\\n'], [b'{"c"']]
     """
     pending: list[bytes] = []  # the start of a line not read to its end yet
+    held = 0  # its length
+    skipping = False  # the rest of a line past MAX_LINE is being dropped
     while chunk := read(_BLOCK):
+        if skipping:
+            first = chunk.find(b"\n") + 1
+            if not first:
+                continue
+            chunk, skipping = chunk[first:], False
         end = chunk.rfind(b"\n") + 1
         if not end:
-            pending.append(chunk)
+            if chunk:
+                pending.append(chunk)
+                held += len(chunk)
+            if held > MAX_LINE:  # the reader gets what was read of it (F1), and no more is kept
+                yield [b"".join(pending)]
+                pending, held, skipping = [], 0, True
             continue
         pending.append(chunk[:end])
         yield io.BytesIO(b"".join(pending)).readlines()  # not splitlines(), which also ends a line at a CR
         pending = [chunk[end:]] if end < len(chunk) else []
+        held = len(chunk) - end
     if pending:
         yield [b"".join(pending)]
 
@@ -120,15 +145,31 @@ def blocks(read: Callable[[int], bytes]) -> Iterator[list[bytes]]:
 def _stream_lines(stream: IO[Any]) -> Iterable[bytes]:
     buffer = getattr(stream, "buffer", None)
     if buffer is not None:  # a text stream over bytes: read the bytes themselves
-        return iter(buffer.readline, b"")
+        return _lines(buffer.readline, b"\n")
     first = stream.read(0)
     if isinstance(first, str):
-        return (line.encode("utf-8", "surrogateescape") for line in iter(stream.readline, ""))
-    return iter(stream.readline, b"")
+        return (line.encode("utf-8", "surrogateescape") for line in _lines(stream.readline, "\n"))
+    return _lines(stream.readline, b"\n")
+
+
+def _lines(readline: Callable[[int], Any], end: Any) -> Iterator[Any]:
+    """The lines ``readline`` gives, a line past ``MAX_LINE`` cut there and the rest of it skipped.
+
+    >>> [len(line) for line in _lines(io.BytesIO(bytes(MAX_LINE + 5) + b"\\n{}").readline, b"\\n")]
+    [1048577, 2]
+    """
+    while line := readline(MAX_LINE + 1):
+        yield line
+        if len(line) > MAX_LINE and not line.endswith(end):
+            while (rest := readline(MAX_LINE + 1)) and not rest.endswith(end):
+                pass
 
 
 STDIN: Final = Path("-")
 """The path that names standard input on the command line."""
+
+RELATIVE_TO: Final[ContextVar[str | None]] = ContextVar("RELATIVE_TO", default=None)
+"""The folder relative paths are read from, when it is not this process's own (``bkref.io.batch``)."""
 
 
 def not_a_log_file(path: Path) -> str | None:
@@ -137,11 +178,48 @@ def not_a_log_file(path: Path) -> str | None:
     as the log it is (F1, no game event)."""
     if path.is_dir():
         return f"{path}: is a directory, not a log file"
-    return None if path.exists() else f"{path}: no such file"
+    try:
+        path.stat()
+    except OSError as error:
+        return f"{path}: {missing(path, error)}"
+    return None
+
+
+def not_a_file(path: Path) -> str | None:
+    """Why a ``*.jsonl`` entry of a folder is not read as a log, or None for a file: a link
+    to nothing, a link loop, a named pipe (never opened: that would wait for a writer), a
+    device or a socket."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as error:
+        return missing(path, error)
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "is a named pipe (FIFO), not a log file: not read"
+    return "is not a regular file (a device or a socket): not read"
+
+
+def missing(path: Path, error: OSError) -> str:
+    """What bkref says of a ``path`` it cannot find (``error``, from ``stat``)."""
+    if error.errno == errno.ENOENT and path.is_symlink():
+        return f"is a symbolic link to {os.readlink(path)}, which does not exist"
+    return unreadable(error)
 
 
 def unreadable(error: OSError) -> str:
-    """What bkref says of a log it cannot read, after the log's name."""
+    """What bkref says of a log it cannot read, after the log's name: a missing file, a
+    folder and a link loop in the words of the command line.
+
+    >>> unreadable(FileNotFoundError(errno.ENOENT, "No such file or directory"))
+    'no such file'
+    """
+    if error.errno == errno.ENOENT:
+        return "no such file"
+    if error.errno == errno.EISDIR:
+        return "is a directory, not a log file"
+    if error.errno == errno.ELOOP:
+        return "is a symbolic link in a loop: it never reaches a file"
     return f"cannot read the file: {error.strerror or error}"
 
 

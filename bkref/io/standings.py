@@ -160,12 +160,12 @@ def record_of(report: Report) -> GameRecord:
     )
 
 
-def game_record(path: Path) -> GameRecord:
-    """The record of the log at ``path``.
+def game_record(item: Path | Report) -> GameRecord:
+    """The record of the log at ``item``, or of a log already checked (standard input's ``Report``).
 
     A pure function of the log, picklable, so it maps onto processes or a cluster.
     """
-    return record_of(check(path))
+    return record_of(item if isinstance(item, Report) else check(item))
 
 
 def counts(record: GameRecord, include_illegal: bool) -> bool:
@@ -235,7 +235,9 @@ def aggregate(records: list[GameRecord], include_illegal: bool) -> Standings:
     )
 
 
-def standings(paths: Sequence[Path], include_illegal: bool, run: Runner, advance: Callable[[], None]) -> Standings:
+def standings(
+    paths: Sequence[Path | Report], include_illegal: bool, run: Runner, advance: Callable[[], None]
+) -> Standings:
     """The standings of the logs at ``paths``: one record per log made by ``run`` (this
     process, processes or a cluster), then reduced there; ``advance`` is called after
     each record."""
@@ -278,13 +280,13 @@ def text_cell(text: str) -> str:
     """``text`` from a log or a path as a CSV cell that a spreadsheet shows as it is: every
     character outside printable text escaped as validate prints it (``\\t``, ``\\r``,
     ``\\x1b``), and a leading ``'`` on a cell that could start a formula (OWASP's advice
-    against CSV injection).
+    against CSV injection). A sign alone is no formula: ``-``, standard input, stays as it is.
 
-    >>> text_cell("=HYPERLINK(1)"), text_cell("-1+1"), text_cell(chr(9) + "=1"), text_cell("Bob, Jr.")
-    ("'=HYPERLINK(1)", "'-1+1", '\\\\t=1', 'Bob, Jr.')
+    >>> text_cell("=HYPERLINK(1)"), text_cell("-1+1"), text_cell(chr(9) + "=1"), text_cell("Bob, Jr."), text_cell("-")
+    ("'=HYPERLINK(1)", "'-1+1", '\\\\t=1', 'Bob, Jr.', '-')
     """
     text = printable(text)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    return "'" + text if len(text) > 1 and text.startswith(FORMULA_STARTS) else text
 
 
 def to_csv(standings: Standings) -> str:
