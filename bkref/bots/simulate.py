@@ -28,7 +28,9 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import random
+import sys
 import traceback
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
@@ -42,6 +44,7 @@ from bkref.game.catalog import CARDS
 from bkref.game.engine import State, apply
 from bkref.game.events import FORMAT, End, Event, Game, Harvest
 from bkref.game.fiefs import yield_of
+from bkref.game.knowledge import view
 from bkref.io.diagnostics import printable
 
 PLAYER_IDS: Final = ("ann", "bob", "cid", "dee")
@@ -136,7 +139,8 @@ class _Game:
     def __init__(self, players: Sequence[str], specs: dict[str, str], rng: random.Random) -> None:
         self.players = list(players)
         self.specs = specs
-        loaded = {spec: load(spec) for spec in dict.fromkeys(specs.values())}
+        with contextlib.redirect_stdout(sys.stderr):  # what a policy's module prints as it loads
+            loaded = {spec: load(spec) for spec in dict.fromkeys(specs.values())}
         self.policy: dict[str, Policy] = {p: loaded[spec] for p, spec in specs.items()}
         self.groups = [[p for p in self.players if specs[p] == spec] for spec in loaded]
         """The seats of each policy, in seat order of its first seat: one group per policy."""
@@ -156,26 +160,35 @@ class _Game:
         self.events.append(event)
 
     def ask(self, player: str, options: Sequence[Choice], what: str) -> Choice:
-        """``player``'s policy's choice among ``options``; ``PolicyError`` if it breaks the protocol."""
+        """``player``'s policy's choice among ``options``; ``PolicyError`` if it breaks the protocol.
+
+        The policy gets a view of its own (``player``'s) and the options, and what it prints goes to standard
+        error; a policy that changes the options it was given breaks the protocol.
+        """
         spec = self.specs[player]
         where = f"{what} {self.state.where()} (event {len(self.events) + 1})"
         policy = self.policy[player]
+        before = msgspec.json.encode(options)
         try:
-            move = policy(self.state, options, self.rng)
-        except Exception as error:  # the policy is the user's code: any exception is its error
+            with contextlib.redirect_stdout(sys.stderr):
+                move = policy(view(self.state, player), list(options), self.rng)
+            index = _index_of(move, options)
+        except (Exception, SystemExit) as error:  # the policy is the user's code: anything it raises is its error
             raised = f"{type(error).__name__}: {printable(str(error))}{_line_of(policy, error)}"
             raise PolicyError(
                 f"policy {spec} raised {raised} at {where}",
                 spec=spec,
                 traceback=traceback_of(error),
             ) from None
-        if move not in options:
+        if msgspec.json.encode(options) != before:
+            raise PolicyError(f"policy {spec} changed the legal moves it was given at {where}", spec=spec)
+        if index is None:
             raise PolicyError(
-                f"policy {spec} returned {printable(repr(move)[:200])}, which is not one of the "
+                f"policy {spec} returned {printable(_shown(move))}, which is not one of the "
                 f"{len(options)} legal moves at {where}",
                 spec=spec,
             )
-        return move
+        return options[index]
 
     def play(self, seed: int, policy: str | list[str]) -> list[Event]:
         deck = [card.id for card in CARDS.values() for _ in range(card.copies)]
@@ -231,7 +244,26 @@ class _Game:
         return End(copies=copies, expect={p: after.final.players[p].total for p in self.players})
 
 
-def _line_of(policy: Policy, error: Exception) -> str:
+def _index_of(move: object, options: Sequence[Choice]) -> int | None:
+    """Which of ``options`` ``move`` is (the one given, or one equal to it); None if none is."""
+    for i, option in enumerate(options):
+        if move is option:
+            return i
+    for i, option in enumerate(options):
+        if type(move) is type(option) and move == option:
+            return i
+    return None
+
+
+def _shown(move: object) -> str:
+    """``move`` as the error shows it: its ``repr``, cut at 200 characters (a broken ``repr`` named so)."""
+    try:
+        return repr(move)[:200]
+    except Exception:  # the policy's own object: its repr is its code
+        return f"a {type(move).__name__} (whose repr raises)"
+
+
+def _line_of(policy: Policy, error: BaseException) -> str:
     """Where in the policy's own file ``error`` came from: `` (FILE:LINE)``, the deepest
     frame in that file (the policy's line that called what raised); empty if none is."""
     file = getattr(getattr(policy, "__code__", None), "co_filename", None)
