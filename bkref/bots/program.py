@@ -4,7 +4,7 @@
 and exchanges ``hello`` (10 s), ``send`` queues a message, ``ask_all`` writes decisions to
 several programs at once and waits for their replies, each to its own deadline, and
 ``stop()`` sends ``quit`` and kills the group 2 s later. Nothing here ever blocks on a
-bot: both pipes are non-blocking and every wait is a ``selectors`` wait with a deadline,
+bot: both pipes are non-blocking and every wait is a ``poll`` with a deadline,
 so a bot that stops reading, hangs, or floods its standard error (a file, or nothing)
 cannot stall bkref. Every live process is also killed at exit (``atexit``), and on
 Linux when bkref dies (``PR_SET_PDEATHSIG``).
@@ -12,17 +12,19 @@ Linux when bkref dies (``PR_SET_PDEATHSIG``).
 ``Engine`` is the small API for a bot author, as ``chess.engine.SimpleEngine`` is for UCI:
 
 >>> import sys
+>>> from pathlib import Path
+>>> import bkref
 >>> from bkref.bots.simulate import simulate
 >>> from bkref.game.engine import State
 >>> from bkref.game import moves
 >>> state = State()
 >>> for event in simulate(3, seed=1)[:2]:
 ...     found = state.play(event)
->>> bot = [sys.executable, "examples/bots/first.py"]
->>> with Engine.open(bot) as engine:  # doctest: +SKIP
-...     answer = engine.ask(state, "ann", ms=2000)
->>> answer.move == moves.picks(state, "ann")[0]  # doctest: +SKIP
-True
+>>> bot = [sys.executable, str(Path(bkref.__file__).parent.parent / "examples" / "bots" / "random_bot.py")]
+>>> with Engine.open(bot) as engine:
+...     played = engine.ask(state, "ann", ms=5000)
+>>> played.move in moves.picks(state, "ann"), engine.program.alive
+(True, False)
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
+import math
 import os
-import selectors
+import select
 import signal
 import subprocess
 import sys
@@ -194,12 +197,14 @@ class Program:
 
     # -- writing ---------------------------------------------------------------------
 
-    def send(self, message: ToBot) -> None:
-        """Queue ``message`` and write what the pipe takes now, without waiting."""
+    def send(self, message: ToBot, flush: bool = True) -> None:
+        """Queue ``message`` and, if ``flush``, write what the pipe takes now, without waiting
+        (messages that need no reply may wait for the next one that does: fewer writes)."""
         if self.process is None:
             return
         self._out += encode(message)
-        self._flush()
+        if flush:
+            self._flush()
 
     def _flush(self) -> None:
         process = self.process
@@ -283,31 +288,34 @@ def _stray(line: bytes, dropped: set[int]) -> str:
 
 
 def _wait(programs: Sequence[Program], deadline: float) -> None:
-    """Wait until one of ``programs`` has output (or takes input it waits for), or ``deadline``."""
-    with selectors.DefaultSelector() as selector:
-        for program in programs:
-            process = program.process
-            if process is None or process.stdout is None or process.stdin is None or program._eof:
-                continue
-            selector.register(process.stdout, selectors.EVENT_READ, program)
-            if program._out:
-                with contextlib.suppress(ValueError, OSError):
-                    selector.register(process.stdin, selectors.EVENT_WRITE, program)
-        if not selector.get_map():
-            return
-        for key, events in selector.select(max(0.0, deadline - time.monotonic())):
-            if events & selectors.EVENT_WRITE:
-                key.data._flush()
+    """Wait until one of ``programs`` has output (or takes input it waits for), or ``deadline``;
+    write what the waiting ones take."""
+    poller = select.poll()
+    by_fd: dict[int, Program] = {}
+    for program in programs:
+        process = program.process
+        if process is None or process.stdout is None or process.stdin is None or program._eof:
+            continue
+        poller.register(process.stdout.fileno(), select.POLLIN)
+        if program._out:
+            with contextlib.suppress(ValueError, OSError):
+                fd = process.stdin.fileno()
+                poller.register(fd, select.POLLOUT)
+                by_fd[fd] = program
+    timeout = max(0, math.ceil((deadline - time.monotonic()) * 1000))
+    for fd, events in poller.poll(timeout):
+        if events & select.POLLOUT and fd in by_fd:
+            by_fd[fd]._flush()
 
 
 def ask_all(asks: Sequence[tuple[Program, Decide]]) -> list[Answer | BotFault]:
     """Write each decision to its program at once, then wait for every reply, each until its
-    deadline (``grace``): each program's ``Answer``, or the ``BotFault`` its reply was. A
-    faulted decision's id is dropped from then on; ``fault`` is the caller's to send."""
+    deadline (``grace``): each program's ``Answer``, or the ``BotFault`` its reply was (a
+    line written before the decision counts as a reply to it, but a late reply to a faulted
+    decision is dropped: its id is dropped from then on). ``fault`` is the caller's to send."""
     results: list[Answer | BotFault | None] = [None] * len(asks)
     started = []
-    for program, decide in asks:
-        program.drain()
+    for program, decide in asks:  # what a bot wrote since its last decision is read as a reply to this one
         program.send(decide)
         started.append(time.monotonic())
     deadlines = [start + grace(decide.ms) for start, (_, decide) in zip(started, asks)]
@@ -315,24 +323,21 @@ def ask_all(asks: Sequence[tuple[Program, Decide]]) -> list[Answer | BotFault]:
         open_ = [i for i, result in enumerate(results) if result is None]
         if not open_:
             break
+        _wait([asks[i][0] for i in open_], min(deadlines[i] for i in open_))
         now = time.monotonic()
         for i in open_:
             program, decide = asks[i]
-            program._flush()
             for line in program._read():
                 if results[i] is not None:
                     kind = _stray(line, program.dropped)
                     if kind:
                         program.stray.append((kind, decide.id))
                     continue
-                results[i] = _judge(line, decide, program.dropped, time.monotonic() - started[i])
+                results[i] = _judge(line, decide, program.dropped, now - started[i])
             if results[i] is None and not program.alive:
                 results[i] = BotFault("exit", "the process exited")
             elif results[i] is None and now >= deadlines[i]:
                 results[i] = BotFault("timeout", f"no reply within {decide.ms} ms")
-        open_ = [i for i, result in enumerate(results) if result is None]
-        if open_:
-            _wait([asks[i][0] for i in open_], min(deadlines[i] for i in open_))
     final: list[Answer | BotFault] = []
     for (program, decide), result in zip(asks, results):
         assert result is not None

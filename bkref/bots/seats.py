@@ -79,6 +79,7 @@ class ProgramSeat:
         self.sent: list[ToBot] = []
         self.seer = Seer(self.player)
         self.faults: list[dict[str, Any]] = []
+        self.info: list[dict[str, Any]] = []
         self.seconds = 0.0
         self.rng = random.Random(f"fallback {seed} {self.player}")
         self.started_this_game = False
@@ -86,6 +87,7 @@ class ProgramSeat:
     def begin(self, state: State, seed: int, game: Game) -> None:
         """A new game: ``game`` was just played on ``state``; ``seed`` seeds the fallback's stream."""
         self._begin_game(seed)
+        self.program.stray.clear()  # what it wrote after the last game's over is no fault of this one
         self.games += 1
         if self.options.logs is not None:
             self.program.stderr = Path(self.options.logs) / f"{self.player}-game-{self.games:06d}.log"
@@ -94,7 +96,7 @@ class ProgramSeat:
 
     def _send(self, message: ToBot) -> None:
         self.sent.append(message)
-        self.program.send(message)
+        self.program.send(message, flush=False)  # written with the next decision, or ``over``
 
     def observe(self, event: Event) -> None:
         for seen in self.seer.see(event):
@@ -117,13 +119,16 @@ class ProgramSeat:
         self.program.stop()
 
     def record(self) -> dict[str, Any]:
-        """What the log's ``meta`` says of this seat: the command, the bot, its time, its faults."""
+        """What the log's ``meta`` says of this seat: the command, the bot's name and version, the
+        time it used (``ms``), its faults (kind, and the number of the event the decision led
+        to), and the ``info`` its replies carried (with the same event numbers), if any."""
         return {
             "command": self.spec[len(PREFIX) :],
             "name": self.program.name,
             "version": self.program.version,
             "ms": round(self.seconds * 1000),
             "faults": self.faults,
+            **({"info": self.info} if self.info else {}),
         }
 
     def _fault(self, kind: str, event: int, decide_id: int) -> None:
@@ -154,7 +159,7 @@ class ProgramSeat:
             return False
         self.started_this_game = True
         for message in self.sent:
-            program.send(message)
+            program.send(message, flush=False)
         return True
 
     def fallback(self, state: State, options: Sequence[Choice]) -> Choice:
@@ -183,6 +188,8 @@ def decide(state: State, asks: Sequence[tuple[ProgramSeat, str, Sequence[Choice]
         seat.program.stray.clear()
         if isinstance(result, Answer):
             seat.seconds += result.seconds
+            if result.info is not None:  # recorded, never acted on
+                seat.info.append({"event": event, "info": result.info})
             chosen.append(options[result.index])
             continue
         if isinstance(result, BotFault):

@@ -36,7 +36,10 @@ for line in sys.stdin:
     elif kind == "hand":
         hand = message["cards"]
     elif kind == "decide":
-        send({"type": "move", "id": message["id"], "index": choose(message), "info": {"hand": len(hand)}})
+        move = {"type": "move", "id": message["id"], "index": choose(message)}
+        if message["kind"] == "pick":
+            move["info"] = {"hand": len(hand)}  # any JSON: bkref records it in the log's meta
+        send(move)
     elif kind == "over":
         print("over:", message["scores"], file=sys.stderr)
     elif kind == "quit":
