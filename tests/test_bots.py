@@ -294,5 +294,53 @@ def test_the_committed_schema_is_what_the_types_generate() -> None:
     assert SCHEMA_FILE.read_text() == protocol_schema(), "run `python -m tests.test_bots`"
 
 
+def test_a_policy_error_mid_game_stops_the_bots_and_tells_them(folder: Path) -> None:
+    from bkref.bots.errors import PolicyError
+
+    log = folder / "received.jsonl"
+    (folder / "broken.py").write_text("def play(view, moves, rng):\n    raise RuntimeError('no')\n")
+    with pytest.raises(PolicyError):
+        simulate(2, 1, [bot(folder, LAST, log=log), f"{folder / 'broken.py'}:play"], bots=FAST)
+    received = [json.loads(line)["message"] for line in log.read_text().splitlines()]
+    assert received[-2]["type"] == "over" and received[-2]["aborted"] is True
+    assert received[-1]["type"] == "quit"
+
+
+def test_the_decisions_come_in_the_order_of_the_rules(folder: Path) -> None:
+    """Each pick after its hand; camps first in ascending priority; builds asked again until null."""
+    from bkref.game.catalog import CARDS
+
+    log = folder / "received.jsonl"
+    camper = (  # a pick with a camp when there is one; else the first move
+        "def choose(m, count):\n"
+        "    keeps = [mv.get('keep', []) if mv else [] for mv in m['moves']]\n"
+        "    camps = [i for i, keep in enumerate(keeps) if any(c.startswith('camp') for c in keep)]\n"
+        "    return camps[0] if camps else 0\n"
+    )
+    events = simulate(3, 3, [bot(folder, camper, log=log), "random", "random"], bots=FAST)
+    assert faults(events) == []
+    received = [json.loads(line)["message"] for line in log.read_text().splitlines()]
+    decides = [m for m in received if m["type"] == "decide"]
+    ids = [m["id"] for m in decides]
+    assert ids == sorted(set(ids))  # ids rise strictly
+    for i, m in enumerate(received):
+        if m["type"] == "decide" and m["kind"] == "pick":
+            hand = next(h for h in reversed(received[:i]) if h["type"] == "hand")
+            assert (hand["round"], hand["turn"]) == (m["view"]["round"], m["view"]["turn"])
+            assert sorted(hand["cards"]) == sorted(m["view"]["hand"])
+    assert {"pick", "camp", "build"} <= {m["kind"] for m in decides}
+    for round_ in range(1, 5):
+        construction = [m for m in decides if m["kind"] in ("camp", "build") and m["view"]["round"] == round_]
+        kinds = [m["kind"] for m in construction]
+        assert kinds == sorted(kinds, key=("camp", "build").index)  # camps first
+        camps = [CARDS[m["moves"][0]["card"]].priority for m in construction if m["kind"] == "camp" and m["moves"][0]]
+        assert camps == sorted(camps)
+        builds = [m for m in construction if m["kind"] == "build"]
+        assert all(m["moves"][-1] is None for m in construction)
+        assert builds[-1]["moves"] == [None]  # asked again until nothing but null is left (index 0)
+        assert all(mv["card"].startswith("camp") is False for m in builds for mv in m["moves"] if mv)
+    assert legal(folder, events)
+
+
 if __name__ == "__main__":
     SCHEMA_FILE.write_text(protocol_schema())

@@ -58,7 +58,6 @@ from bkref.bots.protocol import (
     Hello,
     Move,
     Quit,
-    Seen,
     ToBot,
     decode_reply,
     encode,
@@ -421,9 +420,6 @@ class Engine:
         if isinstance(result, BotFault):
             raise result
         return Played(moves[result.index], result.info, result.seconds)
-
-    def seen(self, message: Seen) -> None:
-        self.program.send(message)
 
     def close(self) -> None:
         self.program.stop()

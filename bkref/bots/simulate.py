@@ -299,7 +299,7 @@ class _Game:
         self.emit(self.end())
 
     def explore(self) -> None:
-        """One turn's picks: the programs asked at once (they think while the policies do), then
+        """One turn's picks: the programs asked at once (they think in parallel), then the policies;
         every pick played in seat order."""
         state = self.state
         asks = []
