@@ -31,6 +31,9 @@ from tests.conftest import BKREF_COMMAND, ROOT
 
 SCHEMA_FILE = ROOT / "schemas" / "bkbot-1.schema.json"
 FAST = BotOptions(ms=200, max_faults=3)
+"""For the bots that are to fault by their time: a timeout costs 0.25 s."""
+SAFE = BotOptions(ms=5000)
+"""For the bots that are not to fault: even on a loaded machine they answer in time (no flaky timeouts)."""
 
 # A bot: answers hello, then each decision with the index ``choose(message, count)`` gives
 # (None: no reply); ``count`` is the number of decisions so far in this process.
@@ -96,7 +99,7 @@ def legal(folder: Path, events) -> bool:
 
 def test_a_program_and_the_same_logic_as_a_python_policy_give_the_same_game(folder: Path) -> None:
     (folder / "last.py").write_text("def play(view, moves, rng):\n    return moves[-1]\n")
-    program = simulate(2, 4, [bot(folder, LAST), "random"], bots=FAST)
+    program = simulate(2, 4, [bot(folder, LAST), "random"], bots=SAFE)
     python = simulate(2, 4, [f"{folder / 'last.py'}:play", "random"])
     assert to_jsonl(program[1:]) == to_jsonl(python[1:])
     assert program[0].deck == python[0].deck
@@ -116,7 +119,7 @@ def test_a_program_and_the_same_logic_as_a_python_policy_give_the_same_game(fold
     ],
 )
 def test_each_fault_kind_is_recorded_and_the_fallback_plays_the_game_out(folder: Path, body: str, kind: str) -> None:
-    events = simulate(3, 2, [bot(folder, body), "random", "random"], bots=FAST)
+    events = simulate(3, 2, [bot(folder, body), "random", "random"], bots=FAST if kind == "timeout" else SAFE)
     assert faults(events)[:1] == [kind]
     assert len(faults(events)) == 3  # --max-faults: then the fallback plays the seat to the end
     assert legal(folder, events)
@@ -124,8 +127,8 @@ def test_each_fault_kind_is_recorded_and_the_fallback_plays_the_game_out(folder:
 
 def test_a_late_reply_is_dropped_by_its_id_and_the_next_one_counts(folder: Path) -> None:
     """The first reply comes after its time: one timeout, then the late reply is no second fault."""
-    body = "import time\ndef choose(m, count):\n    if count == 1: time.sleep(0.4)\n    return 0\n"
-    events = simulate(2, 3, [bot(folder, body), "random"], bots=FAST)
+    body = "import time\ndef choose(m, count):\n    if count == 1: time.sleep(1.5)\n    return 0\n"
+    events = simulate(2, 3, [bot(folder, body), "random"], bots=BotOptions(ms=1000))
     assert faults(events) == ["timeout"]
     assert legal(folder, events)
 
@@ -140,7 +143,7 @@ def test_a_restarted_bot_gets_the_same_seen_events_again(folder: Path) -> None:
         "        open(FLAG, 'w').close(); sys.exit(1)\n"
         "    return 0\n"
     )
-    events = simulate(2, 5, [bot(folder, body, log=log), "random"], bots=FAST)
+    events = simulate(2, 5, [bot(folder, body, log=log), "random"], bots=SAFE)
     assert faults(events) == ["exit"]
     received = [json.loads(line) for line in log.read_text().splitlines()]
     first, second = sorted({r["pid"] for r in received}, key=[r["pid"] for r in received].index)
@@ -188,7 +191,7 @@ def test_a_bot_that_cannot_start_or_never_says_hello(folder: Path, monkeypatch: 
 def test_processes_are_reused_across_games_and_every_message_fits_the_schema(folder: Path) -> None:
     log = folder / "received.jsonl"
     spec = bot(folder, LAST, log=log)
-    logs = list(tournament((2, 1, [spec, spec]), 2, bots=FAST))
+    logs = list(tournament((2, 1, [spec, spec]), 2, bots=SAFE))
     assert [name for name, _ in logs] == ["2p-seed-000001.jsonl", "2p-seed-000002.jsonl"]
     received = [json.loads(line) for line in log.read_text().splitlines()]
     assert len({r["pid"] for r in received}) == 2  # one process per seat, for both games
@@ -205,15 +208,24 @@ def test_processes_are_reused_across_games_and_every_message_fits_the_schema(fol
 
 
 def test_picks_are_asked_of_every_program_at_once(folder: Path) -> None:
-    """Two bots each taking 0.15 s a pick: a turn costs about one wait, not two (no timing asserted:
-    each bot's decide arrives before the other has answered)."""
-    log = folder / "received.jsonl"
-    body = "import time\ndef choose(m, count):\n    time.sleep(0.05)\n    return 0\n"
-    events = simulate(2, 1, [bot(folder, body, "a.py", log), bot(folder, body, "b.py", log)], bots=FAST)
+    """At the first pick each bot answers only once the other has its decision too: asked one
+    after the other, the first would wait past its time (a timeout fault)."""
+    body = (
+        "import time\n"
+        "def choose(m, count):\n"
+        "    if count == 1:\n"
+        "        open(os.path.join(FOLDER, ME), 'w').close()\n"
+        "        for _ in range(300):\n"
+        "            if os.path.exists(os.path.join(FOLDER, OTHER)): break\n"
+        "            time.sleep(0.01)\n"
+        "    return 0\n"
+    )
+    specs = [
+        bot(folder, f"FOLDER, ME, OTHER = {str(folder)!r}, {me!r}, {other!r}\n" + body, f"{me}.py")
+        for me, other in (("a", "b"), ("b", "a"))
+    ]
+    events = simulate(2, 1, specs, bots=BotOptions(ms=2000))
     assert faults(events, "ann") == faults(events, "bob") == []
-    order = [(r["pid"], r["message"].get("kind")) for r in map(json.loads, log.read_text().splitlines())]
-    picks = [pid for pid, kind in order if kind == "pick"]
-    assert picks[0] != picks[1]  # both bots got the first turn's decide before either answered it
 
 
 def test_the_engine_api_asks_a_bot_for_a_move_on_a_position(folder: Path) -> None:
@@ -317,7 +329,7 @@ def test_the_decisions_come_in_the_order_of_the_rules(folder: Path) -> None:
         "    camps = [i for i, keep in enumerate(keeps) if any(c.startswith('camp') for c in keep)]\n"
         "    return camps[0] if camps else 0\n"
     )
-    events = simulate(3, 3, [bot(folder, camper, log=log), "random", "random"], bots=FAST)
+    events = simulate(3, 3, [bot(folder, camper, log=log), "random", "random"], bots=SAFE)
     assert faults(events) == []
     received = [json.loads(line)["message"] for line in log.read_text().splitlines()]
     decides = [m for m in received if m["type"] == "decide"]
