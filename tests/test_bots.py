@@ -116,6 +116,11 @@ def test_a_program_and_the_same_logic_as_a_python_policy_give_the_same_game(fold
         ("def choose(m, count):\n    return len(m['moves'])\n", "index"),
         ("def choose(m, count):\n    out({'type': 'hello', 'protocol': 'p', 'name': 'x', 'version': ''})\n", "output"),
         ("def choose(m, count):\n    sys.exit(0)\n", "exit"),
+        ("def choose(m, count):\n    out('x' * (1 << 20) + 'x'); return 0\n", "garbage"),
+        (
+            "def choose(m, count):\n    out({'type': 'move', 'id': m['id'], 'index': 0, 'info': 'x' * 17000})\n",
+            "garbage",
+        ),
     ],
 )
 def test_each_fault_kind_is_recorded_and_the_fallback_plays_the_game_out(folder: Path, body: str, kind: str) -> None:
@@ -280,7 +285,10 @@ def test_the_command_line_deck_and_bot_options(bkref, folder: Path) -> None:
     )
 
 
-def test_sigterm_stops_every_bot_process(folder: Path) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+def test_no_bot_process_outlives_bkref_stopped_by_a_signal(folder: Path, signum: int) -> None:
+    """SIGTERM and Ctrl-C go through every ``finally``; SIGKILL (a crash) leaves the kernel to
+    end the bot (PR_SET_PDEATHSIG). The fixture checks that no process of the test is left."""
     started = folder / "started"
     body = f"open({str(started)!r}, 'w').close()\nimport time\ndef choose(m, count):\n    time.sleep(600)\n"
     args = ["simulate", "--players", "2", "--seed", "1", "--policy", bot(folder, body), "--policy", "greedy"]
@@ -294,8 +302,10 @@ def test_sigterm_stops_every_bot_process(folder: Path) -> None:
             break
         time.sleep(0.05)
     assert processes_in(folder)
-    run.send_signal(signal.SIGTERM)
-    assert run.wait(timeout=30) == 128 + signal.SIGTERM
+    run.send_signal(signum)
+    status = run.wait(timeout=30)
+    assert status == {signal.SIGTERM: 128 + signal.SIGTERM, signal.SIGKILL: -signal.SIGKILL}.get(signum, status)
+    assert status != 0
     for _ in range(100):
         if not processes_in(folder):
             break

@@ -333,15 +333,17 @@ def ask_all(asks: Sequence[tuple[Program, Decide]]) -> list[Answer | BotFault]:
                         program.stray.append((kind, decide.id))
                     continue
                 results[i] = _judge(line, decide, program.dropped, now - started[i])
+                if isinstance(results[i], BotFault):
+                    program.dropped.add(decide.id)  # its late reply, even in this same read, is dropped
             if results[i] is None and not program.alive:
                 results[i] = BotFault("exit", "the process exited")
             elif results[i] is None and now >= deadlines[i]:
                 results[i] = BotFault("timeout", f"no reply within {decide.ms} ms")
+            if isinstance(results[i], BotFault):
+                program.dropped.add(decide.id)
     final: list[Answer | BotFault] = []
-    for (program, decide), result in zip(asks, results):
+    for result in results:
         assert result is not None
-        if isinstance(result, BotFault):
-            program.dropped.add(decide.id)
         final.append(result)
     return final
 

@@ -183,7 +183,12 @@ def decide(state: State, asks: Sequence[tuple[ProgramSeat, str, Sequence[Choice]
     chosen = []
     for i, (seat, _, options) in enumerate(asks):
         result = results.get(i)
-        for kind, decide_id in seat.program.stray:
+        if isinstance(result, BotFault):
+            decide_id = next(d.id for j, _, d in live if j == i)
+            seat._fault(result.kind, event, decide_id)
+            if result.kind == "exit":
+                seat.program.kill()  # counted: it is started again at the next decision
+        for kind, decide_id in seat.program.stray:  # what came after its reply
             seat._fault(kind, event, decide_id)
         seat.program.stray.clear()
         if isinstance(result, Answer):
@@ -191,13 +196,8 @@ def decide(state: State, asks: Sequence[tuple[ProgramSeat, str, Sequence[Choice]
             if result.info is not None:  # recorded, never acted on
                 seat.info.append({"event": event, "info": result.info})
             chosen.append(options[result.index])
-            continue
-        if isinstance(result, BotFault):
-            decide_id = next(d.id for j, _, d in live if j == i)
-            seat._fault(result.kind, event, decide_id)
-            if result.kind == "exit":
-                seat.program.kill()  # counted: it is started again at the next decision
-        chosen.append(seat.fallback(state, options))
+        else:
+            chosen.append(seat.fallback(state, options))
     return chosen
 
 
