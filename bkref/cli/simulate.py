@@ -28,7 +28,8 @@ def simulate(
             "--policy",
             metavar="POLICY",
             help="random (the default: any legal move), greedy (the move that raises the player's harvest most), "
-            "PKG.MODULE:FUNC or path/to/file.py:FUNC (your own bot); once for every seat, or once per seat.",
+            "PKG.MODULE:FUNC or path/to/file.py:FUNC (your own bot), or 'cmd:COMMAND ARGS...' (a bot program in any "
+            "language, speaking bkbot/1); once for every seat, or once per seat.",
         ),
     ] = None,
     output: Annotated[
@@ -86,8 +87,9 @@ def simulate(
 
     The players are ann, bob, cid and dee, as many as --players, in seat order; each
     seat is played by a policy (--policy). The same players, seed and policies give the
-    same log, byte for byte; each game of --games is the log a single run with its seed
-    writes. A policy that cannot be loaded, raises, or returns a move that is not legal
+    same log, byte for byte (with bot programs, the same events: only the time each bot
+    took, in the game event's meta, varies); each game of --games is the log a single
+    run with its seed writes. A policy that cannot be loaded, raises, or returns a move that is not legal
     is a one-line error naming it and the position, with the policy's file and line
     when it raised (exit status 2). A seat may be a bot program in any language,
     --policy 'cmd:COMMAND ARGS...', speaking bkbot/1 (BOT-PROTOCOL.md).
