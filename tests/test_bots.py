@@ -124,10 +124,16 @@ def test_a_program_and_the_same_logic_as_a_python_policy_give_the_same_game(fold
     ],
 )
 def test_each_fault_kind_is_recorded_and_the_fallback_plays_the_game_out(folder: Path, body: str, kind: str) -> None:
-    events = simulate(3, 2, [bot(folder, body), "random", "random"], bots=FAST if kind == "timeout" else SAFE)
+    log = folder / "received.jsonl"
+    events = simulate(3, 2, [bot(folder, body, log=log), "random", "random"], bots=FAST if kind == "timeout" else SAFE)
     assert faults(events)[:1] == [kind]
     assert len(faults(events)) == 3  # --max-faults: then the fallback plays the seat to the end
     assert legal(folder, events)
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text()))
+    received = [json.loads(line)["message"] for line in log.read_text().splitlines()]
+    told = [m for m in received if m["type"] == "fault"]
+    assert all(validator.is_valid(m) for m in received)
+    assert [m["kind"] for m in told] == faults(events)[: len(told)] and (told or kind == "exit")
 
 
 def test_a_late_reply_is_dropped_by_its_id_and_the_next_one_counts(folder: Path) -> None:
