@@ -10,10 +10,17 @@ from setuptools import setup
 
 # The modules each validated event runs through. Not catalog.py: its tests swap its loaders.
 COMPILED = [
+    "bkref/game/building.py",
+    "bkref/game/dealing.py",
+    "bkref/game/ending.py",
     "bkref/game/engine.py",
+    "bkref/game/exploring.py",
     "bkref/game/fiefs.py",
+    "bkref/game/flow.py",
+    "bkref/game/harvesting.py",
     "bkref/game/position.py",
     "bkref/game/scoring.py",
+    "bkref/game/table.py",
     "bkref/io/logfile.py",
     "bkref/io/referee.py",
 ]

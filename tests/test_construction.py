@@ -131,6 +131,23 @@ def test_a_building_on_another_players_building_names_it() -> None:
 
 
 @pytest.mark.parametrize(
+    ("card", "at", "found"),
+    [
+        ("city1", ["A1", "A2"], ("C3", "city1 is placed on 2 squares; it takes 1")),
+        ("camp1", [], ("C3", "camp1 is placed on 0 squares; it takes 1")),
+        ("sky_tower", ["A1"], ("C5", "sky_tower is placed on 1 squares; it takes 2")),
+    ],
+)
+def test_a_building_on_the_wrong_number_of_squares_says_how_many_it_takes(
+    card: str, at: list[str], found: tuple[str, str]
+) -> None:
+    state = building("A1", "A2", towers=1)
+    state.supply["ann"] |= {"city1": 1, "camp1": 1}
+    assert [tuple(v) for v in state.play(Build(round=1, player="ann", card=card, at=at))] == [found]
+    assert state.position.building == {}
+
+
+@pytest.mark.parametrize(
     ("phase", "rnd", "message"),
     [
         ("building", 2, "the build is marked round 2, but the game is in round 1"),

@@ -89,3 +89,15 @@ def test_bkref_schema_score_writes_the_committed_score_schema(bkref, tmp_path) -
     target = tmp_path / "score.json"
     assert bkref("schema", "--score", "-o", target).exit_code == 0
     assert target.read_text() == (ROOT / "schemas" / "bkref-score-1.schema.json").read_text()
+
+
+@pytest.mark.parametrize(("option", "name"), [("--view", "view"), ("--seen", "seen")])
+def test_bkref_schema_prints_the_view_and_seen_event_schemas(bkref, option: str, name: str) -> None:
+    printed = bkref("schema", option)
+    assert (printed.exit_code, printed.stdout) == (0, (ROOT / "schemas" / f"bkref-{name}-1.schema.json").read_text())
+
+
+def test_bkref_schema_of_two_schemas_at_once_is_one_line(bkref) -> None:
+    result = bkref("schema", "--view", "--seen", "--score")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "bkref: error: --score, --view and --seen are different schemas: give one\n"

@@ -130,23 +130,42 @@ def test_one_log_gets_its_legal_line_unless_quiet(bkref, tmp_path) -> None:
     assert (both.exit_code, both.stderr) == (2, "bkref: error: --quiet and --verbose cannot be used together\n")
 
 
+def problems_with(bkref, tmp_path: Path, number: int, line: str, instead: str) -> list[str]:
+    """The problems validate finds in the 3-player replay with its line ``number`` (``line``) changed to ``instead``."""
+    lines = (REPLAYS / "3p-ann-bob-cid.jsonl").read_text().splitlines(keepends=True)
+    assert lines[number - 1] == line + "\n"
+    lines[number - 1] = instead + "\n"
+    path = tmp_path / "changed.jsonl"
+    path.write_text("".join(lines))
+    return [found.split(": ", 1)[1] for found in bkref("validate", path).stdout.splitlines()]
+
+
 def test_a_problem_that_follows_from_an_earlier_one_names_it(bkref, tmp_path: Path) -> None:
     """One mistake, one lead: ann's pick at line 72 keeps A1, not in her hand (D2), so it plays
-    nothing; her city on H1 (which that pick kept) and her scores then follow from it."""
-    lines = (REPLAYS / "3p-ann-bob-cid.jsonl").read_text().splitlines(keepends=True)
-    assert lines[71] == '{"type":"pick","round":3,"turn":6,"player":"ann","keep":["farm_copper","H1"]}\n'
-    lines[71] = lines[71].replace("farm_copper", "A1")
-    path = tmp_path / "one-mistake.jsonl"
-    path.write_text("".join(lines))
-    problems = [line.split(": ", 1)[1] for line in bkref("validate", path).stdout.splitlines()]
+    nothing; her city on H1 (which that pick kept), her farm_copper (which it meant: the hand held
+    it) and her scores then follow from it."""
+    pick = '{"type":"pick","round":3,"turn":6,"player":"ann","keep":["farm_copper","H1"]}'
+    problems = problems_with(bkref, tmp_path, 72, pick, pick.replace("farm_copper", "A1"))
     assert problems == [
         "D2 ann keeps A1, which is not in ann's hand: farm_copper, H1",
         "C2 ann builds city1 on H1, which ann does not control (nobody controls it) (after the D2 at line 72)",
-        "P2 ann builds farm_copper, but has none in supply; a building must be played first",
+        "P2 ann builds farm_copper, but has none in supply; a building must be played first (after the D2 at line 72)",
         "X1 ann harvests 42 carrots in round 4 (fief of A2 (11 squares) 10x4; fief of G7 (3 squares) 1x2), "
         "the log expects 52 (after the D2 at line 72)",
         "X1 ann ends with 148 carrots (harvests 75 + parchments 73), the log expects 161 (after the D2 at line 72)",
     ]
+
+
+def test_a_building_never_played_names_the_illegal_last_pick_of_a_turn_whose_hand_held_it(bkref, tmp_path) -> None:
+    # cid's pick at line 5, the last of turn 1 (bob's provisions still to draw), names A1 for city2:
+    # the hand cid passed on held city2, which cid builds at line 24.
+    pick = '{"type":"pick","round":1,"turn":1,"player":"cid","keep":["city2","A7"]}'
+    problems = problems_with(bkref, tmp_path, 5, pick, pick.replace("city2", "A1"))
+    assert problems[0].startswith("D2 cid keeps A1, which is not in cid's hand: ")
+    assert (
+        "P2 cid builds city2, but has none in supply; a building must be played first (after the D2 at line 5)"
+        in problems
+    )
 
 
 def test_an_x1_with_no_earlier_problem_names_none(bkref) -> None:

@@ -241,7 +241,8 @@ def assert_moves_command_right(bkref, path: Path, event: int) -> None:
         assert report.diagnostics == [], (event, line, report.diagnostics)
     text_out = bkref("moves", path, "--to", event)
     assert text_out.stdout.splitlines()[0].endswith(f"{len(lines)} legal move{'s' if len(lines) != 1 else ''}") or (
-        not lines and "cannot be known" in text_out.stdout
+        not lines
+        and ("cannot be known" in text_out.stdout or text_out.stdout.endswith("): the game is over, no move is left\n"))
     )
     assert len(text_out.stdout.splitlines()) == 1 + len(lines)
 
@@ -328,3 +329,64 @@ def test_bkref_moves_at_the_last_event_leaves_out_the_lines_after_it(bkref, tmp_
         f"{path}:{last}: F1 line {last} is not JSON: invalid character at column 5\n",
     )
     assert whole.stdout == at_last.stdout
+
+
+def test_bkref_moves_as_a_player_lists_their_moves_and_not_who_else_has_to_pick(bkref) -> None:
+    # 3p after event 3: ann has picked turn 1, bob and cid have not.
+    log = REPLAYS / "3p-ann-bob-cid.jsonl"
+    everyone = bkref("moves", log, "--to", 3, "--format", "json").stdout.splitlines()
+    bob = bkref("moves", log, "--to", 3, "--format", "json", "--as", "bob").stdout.splitlines()
+    assert bob and bob == [line for line in everyone if json.loads(line)["player"] == "bob"]
+    heading = bkref("moves", log, "--to", 3, "--as", "bob").stdout.splitlines()[0]
+    assert heading.endswith(f"in round 1, turn 1: picks (bob); {len(bob)} legal moves")
+    ann = bkref("moves", log, "--to", 3, "--as", "ann")
+    assert ann.stdout == f"{log}: after event 3 (line 3), in round 1, turn 1: picks (ann has picked); 0 legal moves\n"
+    zed = bkref("moves", log, "--as", "zed")
+    assert (zed.exit_code, zed.stdout) == (2, "")
+    assert zed.stderr == "bkref: error: --as zed: this game's players are ann, bob, cid\n"
+
+
+def test_bkref_moves_as_a_player_hides_the_words_of_another_players_illegal_pick(bkref) -> None:
+    log = Path("replays") / "illegal" / "D2-keep-not-in-hand.jsonl"  # line 74: cid keeps a card not in cid's hand
+    as_ann = bkref("moves", log, "--to", 74, "--as", "ann")
+    assert as_ann.stderr == f"{log}:74: D2 not shown with --as ann: it may name cards ann does not see\n"
+    assert "J10" in bkref("moves", log, "--to", 74, "--as", "cid").stderr
+
+
+def test_bkref_moves_headings_say_each_thing_once(bkref) -> None:
+    path = REPLAYS / "3p-ann-bob-cid.jsonl"
+    building = bkref("moves", path, "--to", 48).stdout.splitlines()[0]
+    assert building == (
+        f"{path}: after event 48 (line 48), in the construction of round 2: "
+        "builds, or the harvest that closes it (ann, bob, cid); 70 legal moves"
+    )
+    assert bkref("moves", path).stdout == f"{path}: after event 118 (line 118): the game is over, no move is left\n"
+
+
+def test_bkref_moves_of_one_player(bkref) -> None:
+    path = REPLAYS / "3p-ann-bob-cid.jsonl"
+    every = bkref("moves", path, "--to", 48, "--format", "json").stdout.splitlines()
+    bobs = bkref("moves", path, "--to", 48, "--player", "bob", "--format", "json")
+    assert bobs.exit_code == 0
+    mine = bobs.stdout.splitlines()
+    assert mine and all(json.loads(line).get("player", "bob") == "bob" for line in mine)
+    assert all(json.loads(line)["type"] != "build" or line in every for line in mine)
+    assert len([line for line in every if json.loads(line).get("player") == "bob"]) == sum(
+        json.loads(line)["type"] == "build" for line in mine
+    )
+    text = bkref("moves", path, "--to", 48, "--player", "bob").stdout.splitlines()
+    assert text[0].endswith(f"(ann, bob, cid); {len(mine)} legal moves of bob") and len(text) == 1 + len(mine)
+    waiting = bkref("moves", path, "--to", 4, "--player", "bob")  # cid's pick is due
+    assert waiting.stdout.splitlines()[0].endswith("picks (cid); 0 legal moves of bob")
+    unknown = bkref("moves", path, "--player", "zed")
+    assert (unknown.exit_code, unknown.stdout) == (2, "")
+    assert unknown.stderr == "bkref: error: --player zed: this game's players are ann, bob, cid\n"
+
+
+def test_bkref_moves_as_one_player_and_of_another_is_one_line(bkref) -> None:
+    log = REPLAYS / "3p-ann-bob-cid.jsonl"
+    both = bkref("moves", log, "--to", 3, "--as", "bob", "--player", "cid")
+    assert (both.exit_code, both.stdout) == (2, "")
+    assert both.stderr == "bkref: error: --as bob lists only bob's moves; --player cid asks for another player's\n"
+    same = bkref("moves", log, "--to", 3, "--as", "bob", "--player", "bob")
+    assert same.stdout == bkref("moves", log, "--to", 3, "--as", "bob").stdout

@@ -9,9 +9,12 @@ from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 
+import msgspec
 import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
+from bkref.game.catalog import CARDS
+from bkref.game.knowledge import Seer, view
 from bkref.views.navigation import load
 from bkref.views.squares import seat_letters
 from tests.conftest import REPLAYS, ROOT
@@ -42,6 +45,8 @@ PICTURES = {
     "4p-harvest": ("replays/4p-ann-bob-cid-dee.jsonl", ["--round", "3"]),
     "illegal-C3": ("replays/illegal/C3-city-on-printed-city.jsonl", ["--to", "24"]),
     "worked-example": ("replays/worked-example.jsonl", []),
+    # cid's illegal pick (D2) as ann saw it: the rule and the line, not the words naming cid's hand.
+    "illegal-D2-as-ann": ("replays/illegal/D2-keep-not-in-hand.jsonl", ["--to", "74", "--as", "ann"]),
 }
 
 
@@ -210,3 +215,70 @@ def test_the_terminal_the_pictures_and_the_pages_give_each_seat_one_colour(bkref
         assert f"span.s{seat}{{background:{colour}}}" in html
         red, green, blue = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
         assert f"48;2;{red};{green};{blue}m" in captured.get(), (seat, colour)
+
+
+def _cards_named(text: str) -> set[str]:
+    """The card ids a piece of the page names (a territory card is named by its square)."""
+    return {word for word in re.findall(r"[A-Za-z0-9_]+", text) if word in CARDS}
+
+
+def _page_data(bkref, tmp_path: Path, log: str, *args: str) -> tuple[dict, list[str]]:
+    """The page's data and its log lines' text."""
+    bkref("replay", log, *args, "--html", tmp_path / "g.html")
+    root = ET.parse(tmp_path / "g.html").getroot()
+    data = json.loads(next(s for s in root.iter(f"{XHTML}script") if s.get("id") == "data").text or "")
+    return data, ["".join(li.itertext()) for li in root.iter(f"{XHTML}li")]
+
+
+def _leaks(data: dict, lines: list[str], log: str, player: str) -> dict[int, set[str]]:
+    """By step, the cards the page's players table, event panel and log line name that ``player``
+    could not know then: known are the cards of the seen events so far, and of their own hands
+    and parchments (``knowledge``)."""
+    steps = load(Path(log))
+    seer = Seer(player)
+    known: set[str] = set()
+    leaks = {}
+    for i, step in enumerate(steps):
+        for seen in seer.see(step.event):
+            known |= _cards_named(json.dumps(msgspec.to_builtins(seen)))
+        seen_now = view(step.state, player)
+        known |= {*seen_now.hand, *seen_now.parchments, *(c for p in (seen_now.revealed or {}).values() for c in p)}
+        shown = data["steps"][i]
+        named = _cards_named(data["panels"][shown["pl"]] + shown["ev"] + lines[i]) - known
+        if named:
+            leaks[i] = named
+    return leaks
+
+
+@pytest.mark.parametrize(
+    ("log", "player"), [(str(REPLAYS / "2p-ann-bob.jsonl"), "bob"), (str(REPLAYS / "3p-ann-bob-cid.jsonl"), "cid")]
+)
+def test_a_players_own_page_names_no_card_they_could_not_know(bkref, tmp_path: Path, log: str, player: str) -> None:
+    """Every step of ``--html --as P``: the players, the event and the log line name only cards of
+    P's seen events, hands and parchments so far; the whole page names the others' hands."""
+    data, lines = _page_data(bkref, tmp_path, log, "--as", player)
+    assert _leaks(data, lines, log, player) == {}
+    everything, all_lines = _page_data(bkref, tmp_path, log)
+    assert 1 in _leaks(everything, all_lines, log, player)  # the deal: every hand, in the players table
+
+
+def test_a_players_own_picture_and_page_say_whose_they_are(bkref, tmp_path: Path) -> None:
+    log = "replays/2p-ann-bob.jsonl"
+    picture = bkref("replay", log, "--to", "8", "--as", "bob", "--svg", "-").stdout
+    assert "event 8 of 113 (line 8): round 1, turn 3 of 10: exploration, as bob saw it</text>" in picture
+    bkref("replay", log, "--as", "bob", "--html", tmp_path / "g.html")
+    assert "<h1>replays/2p-ann-bob.jsonl, as bob saw it</h1>" in (tmp_path / "g.html").read_text()
+    result = bkref("replay", log, "--as", "zed", "--html", tmp_path / "z.html")
+    assert result.exit_code == 2 and result.stderr == "bkref: error: --as zed: this game's players are ann, bob\n"
+    assert not (tmp_path / "z.html").exists()
+
+
+def test_the_page_says_who_won_at_the_top_of_the_last_position(bkref, tmp_path: Path) -> None:
+    page = tmp_path / "game.html"
+    assert bkref("replay", REPLAYS / "4p-ann-bob-cid-dee.jsonl", "--html", page).exit_code == 0
+    data = json.loads(re.search(r'<script id="data" type="application/json">(.*?)</script>', page.read_text()).group(1))
+    last = data["steps"][-1]["ev"]
+    assert last.startswith('<p class="won">dee wins with 115, cid 102, bob 98, ann 87 (the breakdown is below)</p>')
+    assert all('class="won"' not in step["ev"] for step in data["steps"][:-1])
+    html = page.read_text()
+    assert html.index('<div id="event">') < html.index('<div id="finalbox"')  # the event panel is by the board

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
 
+from bkref.game.catalog import BOARD, SQUARES
 from bkref.game.engine import Due, State
-from bkref.game.events import Pick
+from bkref.game.events import Build, Pick
+from bkref.game.moves import builds_at_construction
 from tests.conftest import referee, replay
 
 THREE = replay("3p-ann-bob-cid")
@@ -84,3 +87,46 @@ def test_is_legal_asks_without_changing_the_state(tmp_path: Path) -> None:
     bad = Pick(round=1, turn=1, player="ann", keep=["J10", "J9"])
     assert state.is_legal(good) is True and state.is_legal(bad) is False
     assert state.picks == {} and state.due() == Due("pick", PLAYERS)
+
+
+def test_a_reserve_size_is_the_length_of_the_reserve(tmp_path: Path) -> None:
+    """``reserve_size`` counts what ``reserve_of`` lists, at every event of a 2-player game."""
+    sizes = []
+    for lines in range(1, len(TWO) + 1):
+        state = after(tmp_path, TWO, lines)
+        for p in ("ann", "bob", "zed"):
+            assert state.reserve_size(p) == len(state.reserve_of(p)), (lines, p)
+        sizes.append(state.reserve_size("ann"))
+    assert sizes[:4] == [0, 10, 9, 9]  # before the deal, dealt, ann picked, turn 2
+    assert max(sizes) == 10 and sizes[-1] == 0
+    assert after(tmp_path, THREE, 2).reserve_size("ann") == 0  # no reserve with 3 players
+
+
+def test_the_harvests_done(tmp_path: Path) -> None:
+    assert [after(tmp_path, THREE, lines).harvests_done for lines in (1, 25, 26, 118)] == [0, 0, 1, 4]
+
+
+def test_what_each_copy_card_copies_from() -> None:
+    """Liberal copies a parchment of the player on the right, Socialist of the one on the left (E7)."""
+    state = State()
+    state.seat(PLAYERS)
+    assert [state.copies_from(p, "liberal") for p in PLAYERS] == [state.right_of(p) for p in PLAYERS]
+    assert [state.copies_from(p, "socialist") for p in PLAYERS] == [state.left_of(p) for p in PLAYERS]
+    assert [state.copies_from("ann", card) for card in ("liberal", "socialist")] == ["cid", "bob"]
+
+
+def test_the_builds_a_card_would_allow_leave_the_state_as_it_is(tmp_path: Path) -> None:
+    """``builds_at_construction``: the builds of a card not yet kept, as if the construction
+    began now, each with the state after it; the state asked stays in its exploration."""
+    state = after(tmp_path, THREE, 6)  # round 1, turn 2: bob holds H5, cid A7
+    before = copy.deepcopy(state.fields())
+    found = builds_at_construction(state, "bob", "city1")
+    assert [build.at for build, _ in found] == [["H5"]]
+    ((build, built),) = found
+    assert build == Build(round=1, player="bob", card="city1", at=["H5"])
+    assert built.position.building == {"H5": "city1"} and built.supply_of("bob") == state.supply_of("bob")
+    assert state.fields() == before and state.phase == "exploring"
+    camps = builds_at_construction(state, "ann", "camp1")  # a camp: any empty square nobody holds
+    empty = [sq for sq in SQUARES if not BOARD[sq].printed_city and sq not in ("H5", "A7")]
+    assert [b.at for b, _ in camps] == [[sq] for sq in empty]
+    assert all(after.position.owner[b.at[0]] == "ann" for b, after in camps)

@@ -98,6 +98,13 @@ def test_board_squares_agree_with_the_log(bkref) -> None:
     assert lines[row_b + 1] == " " * (4 + 6 * 5) + "~~~~~"  # lava between B6 and C6, and only there
 
 
+def test_the_turn_above_a_pick_or_a_draw_is_the_turn_it_belongs_to(bkref) -> None:
+    # 3p: event 6 is bob's provisions draw of turn 1, event 9 cid's last pick of turn 2; event 10
+    # is ann's first pick of turn 3; cid's last pick of turn 6 (event 21) leads to the construction.
+    for event, turn in ((6, 1), (9, 2), (10, 3), (21, 6)):
+        assert bkref("replay", THREE, "--to", event).stdout.splitlines()[1] == f"round 1, turn {turn} of 6: exploration"
+
+
 def test_final_position_is_the_last_event(bkref) -> None:
     assert bkref("replay", FOUR).stdout == bkref("replay", FOUR, "--to", "124").stdout
 
@@ -128,16 +135,16 @@ def test_step_with_piped_keys_goes_forward_back_to_an_event_and_to_the_next_roun
     result = bkref("replay", THREE, "--step", input="\nb\nb\n3\nn\nb\nr\n5\nq\n")
     assert result.exit_code == 0, result.stderr
     out = result.stdout
-    # Enter, b, b (already at the first event: a note, no new position), 3, n, b, r (the deal of
-    # round 2), 5, q; each key is echoed after the prompt, as it is not typed on a terminal.
-    assert headers(out) == [1, 2, 1, 3, 4, 3, 27, 5]
+    # Enter, b, b (already at the first event: a note, no new position), 3, n, b, r (the harvest of
+    # round 1, as in the viewer), 5, q; each key is echoed after the prompt, as it is not typed on a terminal.
+    assert headers(out) == [1, 2, 1, 3, 4, 3, 26, 5]
     screens = re.split(r"^\[Enter or n next.*\] > .*\n", out, flags=re.M)
     assert len(screens) == 10 and screens[-1] == ""  # q quits at once
     assert screens[3] == "this is the first event\n"
     assert screens[0] == screens[2] and screens[4] == screens[6]  # back shows the very same position
     assert "\nann picks for turn 1: keeps 2 cards, face down until every player has picked\n" in screens[4]
     assert "\nbob picks for turn 1: keeps 2 cards, face down" in screens[5]
-    assert screens[7].startswith("replays/3p-ann-bob-cid.jsonl: event 27 of 118 (line 27)\nround 2, turn 1 of 6")
+    assert screens[7].startswith("replays/3p-ann-bob-cid.jsonl: event 26 of 118 (line 26)\nround 1 harvested")
     assert (
         "\ncid picks last for turn 1: every pick is revealed and played\n  ann plays camp3: a building, into the "
         "supply\n  ann plays F8: claims a printed city\n  bob plays city2" in screens[8]
@@ -375,6 +382,17 @@ def test_as_a_player_hides_the_others_hands_parchments_and_discards(bkref) -> No
     assert bkref("replay", TWO, "--as", "bob").stdout.count("fisher") >= 1  # the end reveals every parchment
 
 
+def test_as_a_player_another_players_hand_and_reserve_do_not_show_whether_they_have_picked(bkref) -> None:
+    # 2p, event 5: ann picks turn 2 face down; bob knows her hand and reserve as the turn started (I3, D3).
+    def seats(args: list[str]) -> dict[str, str]:
+        shown = bkref("replay", TWO, *args).stdout
+        return {row.split()[1]: row for row in shown.splitlines() if re.match(r" [ab]  +(ann|bob) ", row)}
+
+    before, after = seats(["--to", "4", "--as", "bob"]), seats(["--to", "5", "--as", "bob"])
+    assert re.search(r"\b10 cards \(\+8 in reserve\)", before["ann"]) and after["ann"] == before["ann"]
+    assert re.search(r"\b10 cards \(\+8 in reserve\)", seats(["--to", "5", "--as", "ann"])["bob"])
+
+
 def test_as_a_player_the_problems_of_another_players_pick_keep_their_rule_but_not_their_cards(bkref) -> None:
     log = Path("replays") / "illegal" / "D2-keep-not-in-hand.jsonl"  # line 74: cid keeps a card not in cid's hand
     as_ann = bkref("replay", log, "--to", "74", "--as", "ann").stdout
@@ -400,20 +418,49 @@ def test_as_someone_who_is_not_playing_is_one_line_and_exit_2(bkref) -> None:
     assert result.stderr == "bkref: error: --as zed: this game's players are ann, bob, cid\n"
 
 
+def test_the_log_as_a_player_saw_it_is_json_lines_of_seen_events(bkref) -> None:
+    import msgspec
+
+    from bkref.game.knowledge import seen_events
+
+    events = [step.event for step in load(TWO)]
+    printed = bkref("replay", TWO, "--as", "bob", "--format", "seen")
+    assert printed.exit_code == 0
+    assert printed.stdout == "".join(msgspec.json.encode(e).decode() + "\n" for e in seen_events(events, "bob"))
+    lines = printed.stdout.splitlines()
+    assert lines[2] == '{"type":"pick","round":1,"turn":1,"player":"ann","keep":[null],"discard":[null]}'
+    assert '"ann":[null,' in lines[1] and '"bob":["master_farmer",' in lines[1]
+    up_to = bkref("replay", TWO, "--as", "bob", "--format", "seen", "--to", "3").stdout.splitlines()
+    assert up_to == lines[:2]  # ann's pick of event 3 is still secret
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--format", "seen"], "--format seen is the log as one player saw it: give --as PLAYER"),
+        (["--as", "zed", "--format", "seen"], "--as zed: this game's players are ann, bob"),
+        (["--as", "ann", "--format", "seen", "--svg", "-"], "--format seen prints the seen events; --step, --svg"),
+    ],
+)
+def test_the_seen_log_with_bad_usage_is_one_line(bkref, args: list[str], message: str) -> None:
+    result = bkref("replay", TWO, *args)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"bkref: error: {message}") and result.stderr.count("\n") == 1
+
+
+def test_piped_keys_are_the_viewers_letters_for_turns_rounds_first_and_last(bkref) -> None:
+    # 3p: turn 1 ends with bob's provisions draw (event 6), turn 2 with cid's pick (9); the harvests
+    # of rounds 1 and 2 are events 26 and 53, as r and R go in the full-screen viewer.
+    keys = "t\nt\nT\nr\nr\nR\nG\ng\nR\nq\n"
+    result = bkref("replay", THREE, "--step", input=keys)
+    assert headers(result.stdout) == [1, 2, 6, 2, 26, 53, 26, 118, 1]
+    assert "\nthis is the first event\n" in result.stdout
+
+
 def test_step_by_turn_and_by_round_with_piped_keys(bkref) -> None:
     # 3p: turn 1 ends with bob's provisions draw (event 6); round 1's harvest is event 26.
     assert headers(bkref("replay", THREE, "--step", "--by", "turn", input="\n\n\nb\nq\n").stdout) == [1, 2, 6, 9, 6]
     assert headers(bkref("replay", THREE, "--step", "--by", "round", input="\n\nb\nq\n").stdout) == [1, 26, 53, 26]
-
-
-def test_as_with_a_page_or_a_picture_is_refused_rather_than_spoiling(bkref, tmp_path: Path) -> None:
-    for option in ("--html", "--svg"):
-        result = bkref("replay", THREE, "--as", "bob", option, tmp_path / "out")
-        assert result.exit_code == 2 and result.stdout == ""
-        assert result.stderr == (
-            "bkref: error: --as is for the replay in the terminal; --svg and --html show every player's cards\n"
-        )
-        assert not (tmp_path / "out").exists()
 
 
 def test_names_from_the_log_are_printed_with_control_characters_escaped(bkref, tmp_path: Path) -> None:
@@ -494,3 +541,25 @@ def test_a_ctrl_c_that_comes_just_before_the_wait_for_a_line_is_not_lost() -> No
             helper.join()
             os.close(write_end)
     assert late == []  # the Ctrl-C ended the wait: no line had come
+
+
+def test_the_legend_breaks_between_entries_never_inside_one() -> None:
+    from rich.console import Console
+
+    from bkref.views.boardtext import legend_text
+
+    state = load(FOUR)[-1].state
+    entries = ["# city space", "T1 sky tower pair 1", "pow carrot powder", "^3 camp of priority 3", " d  dee"]
+    for width in (80, 60, 50):
+        con = Console(width=width, color_system=None)
+        with con.capture() as captured:
+            con.print(legend_text(state))
+        lines = [line.rstrip() for line in captured.get().splitlines()]
+        assert max(map(len, lines)) <= width
+        for entry in entries:
+            assert any(entry in line for line in lines), (width, entry, lines)
+
+
+def test_the_players_table_heads_the_carrots_as_the_viewer_does(bkref) -> None:
+    header = next(line for line in bkref("replay", THREE).stdout.splitlines() if line.lstrip().startswith("player"))
+    assert header.split()[-1] == "carrots" and "harvests" not in header

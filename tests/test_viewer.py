@@ -246,7 +246,8 @@ def test_panels_open_and_close_with_one_key(viewer) -> None:
     pty = viewer(THREE, "--to", "60", "--as", "bob")
     pty.press(b"h", "^hands, supplies and parchments")
     text = pty.text()
-    assert re.search(r"^ann +8 cards +", text, flags=re.M) and re.search(r"^cid +10 cards", text, flags=re.M)
+    # ann has picked turn 2 (event 60), face down: bob knows her hand as it was when the turn started (I3)
+    assert re.search(r"^ann +10 cards +", text, flags=re.M) and re.search(r"^cid +10 cards", text, flags=re.M)
     assert re.search(r"^bob +E3, E9, J10", text, flags=re.M) and "4 face down" in text
     pty.press(RIGHT, "^event 61 of")  # the keys still move, the panel stays
     assert "hands, supplies and parchments" in pty.text()
@@ -309,3 +310,44 @@ def test_screens_match_the_snapshots(viewer, text_snapshot, name: str, args: lis
     for key, then in keys:
         pty.press(key, then)
     assert pty.text() == text_snapshot
+
+
+# -- panels longer than the screen, terminals too small for the board ----------------------
+
+
+def test_a_panel_longer_than_the_screen_scrolls_and_says_where_it_is(viewer) -> None:
+    pty = viewer(FOUR, "--round", "4")  # the last harvest's fiefs: 45 lines, four players
+    pty.press(b"f", r"^lines 1-21 of 45: j k scroll")
+    assert not re.search(r"^dee ", pty.text(), flags=re.M)
+    pty.press(b"d", r"^lines 11-31 of 45")  # half a screen
+    pty.press(b"j" * 30, r"^lines 25-45 of 45")  # no further than the last line
+    assert re.search(r"^ +dee's total +\d+$", pty.text(), flags=re.M)
+    pty.press(b"k", r"^lines 24-44 of 45")
+    pty.press(RIGHT, r"^event 124 of")  # the game keys still move; the panel stays where it was
+    assert re.search(r"^lines 24-44 of 45", pty.text(), flags=re.M)
+    pty.press(b"f", r"^\?:keys q:quit")
+    pty.press(b"f", r"^lines 1-21 of 45")  # opened again: from its first line
+    os.write(pty.master, b"qq")
+    assert pty.exit() == 0
+
+
+@pytest.mark.parametrize(("columns", "lines"), [(60, 15), (20, 5), (80, 20)])
+def test_a_terminal_too_small_for_the_board_says_so_and_crops_no_board(viewer, columns: int, lines: int) -> None:
+    pty = viewer(FOUR, "--to", "100", columns=columns, lines=lines)
+    text = pty.text()
+    assert re.search(rf"^{columns}x{lines} is too small", text, flags=re.M), text
+    assert not ROWS.search(text) and "      1     2" not in text  # no board cut to the width or the height
+    if lines >= 15:
+        assert "bob's provisions draws E3 and A7" in text
+        assert len(re.findall(r"^ [abcd]  (ann|bob|cid|dee) +\d+ squares", text, flags=re.M)) == 4
+    os.write(pty.master, b"q")
+    assert pty.exit() == 0 and termios.tcgetattr(pty.slave) == pty.saved
+
+
+def test_viewer_letters_t_and_t_move_by_turn_as_the_piped_lines_do() -> None:
+    steps = load(ROOT / THREE)
+    viewer = Viewer(steps, 1, "event")
+    viewer.press("t")
+    assert viewer.index == 5  # turn 1: its picks and bob's provisions
+    viewer.press("T")
+    assert viewer.index == 1

@@ -66,6 +66,13 @@ ENGINE_TESTS = [
 ]
 MODULES: dict[str, list[str]] = {
     "engine": ENGINE_TESTS,
+    "flow": ENGINE_TESTS,
+    "table": ENGINE_TESTS,
+    "dealing": ENGINE_TESTS,
+    "exploring": ENGINE_TESTS,
+    "building": ENGINE_TESTS,
+    "harvesting": ENGINE_TESTS,
+    "ending": ENGINE_TESTS,
     "fiefs": [
         "tests/test_fiefs.py",
         "tests/test_engine.py",

@@ -276,9 +276,9 @@ class _Game:
 
     def _play(self) -> None:
         state = self.state
-        while state.phase == "dealing":
+        while state.due().kind == "deal":
             self.emit(moves.deal(state))
-            while state.phase == "exploring":
+            while state.due().kind in ("pick", "draw"):
                 self.explore()
                 while state.pending:
                     self.emit(moves.draw(state))

@@ -41,10 +41,10 @@ def no_harvest(error: NoHarvest) -> typer.Exit:
     return fail(f"--round {error.round}: this log has no harvest of round {error.round}; it stops {error.stops}")
 
 
-def seen_by(name: str, players: Sequence[str]) -> typer.Exit:
-    """``replay --as`` names no player of the game."""
+def seen_by(name: str, players: Sequence[str], option: str = "--as") -> typer.Exit:
+    """``replay --as`` (or ``moves --player``: ``option``) names no player of the game."""
     known = f"this game's players are {', '.join(players)}" if players else "this log names no players"
-    return fail(f"--as {name}: {known}")
+    return fail(f"{option} {name}: {known}")
 
 
 def scored_player(path: object, name: str, players: Sequence[str]) -> typer.Exit:

@@ -17,12 +17,24 @@ def moves(
         Path, typer.Argument(help="A game log (.jsonl); - for standard input.", metavar="LOG", show_default=False)
     ],
     to: ToOption = None,
+    player: Annotated[
+        str | None,
+        typer.Option("--player", metavar="PLAYER", help="Only the legal moves of PLAYER (none while others decide)."),
+    ] = None,
     output: Annotated[
         OutputFormat,
         typer.Option(
             "--format", metavar="FORMAT", help="text: the moves in words; json: one bkref/1 event per line, to append."
         ),
     ] = OutputFormat.text,
+    as_: Annotated[
+        str | None,
+        typer.Option(
+            "--as",
+            metavar="PLAYER",
+            help="Only PLAYER's moves, with the position and the problems as PLAYER knows them (as replay --as).",
+        ),
+    ] = None,
 ) -> None:
     """List the legal moves at a position: the end of the log, or after event N.
 
@@ -36,7 +48,7 @@ def moves(
     from bkref.cli import errors
     from bkref.game.events import Event
     from bkref.game.moves import legal_moves
-    from bkref.io.diagnostics import exit_status
+    from bkref.io.diagnostics import exit_status, printable
     from bkref.io.referee import NoEvent
     from bkref.io.sources import STDIN, one_log
     from bkref.views.movelist import heading, moves_at, words
@@ -46,17 +58,25 @@ def moves(
         raise errors.event_number(to)
     try:
         with one_log(log, sys.stdin, fail) as (source, label):
-            step, diagnostics, events = moves_at(source, label, None if to is None else int(to))
+            step, diagnostics, events = moves_at(source, label, None if to is None else int(to), as_)
     except NoEvent as error:
         raise fail(str(error)) from None
     except NoSuchEvent as error:
         assert to is not None
         raise errors.no_such_event(to, error) from None
-    moves: list[Event] = list(legal_moves(step.state))
+    players = step.state.players
+    if as_ is not None and as_ not in players:
+        raise errors.seen_by(as_, players)
+    if player is not None and player not in players:
+        raise errors.seen_by(player, players, "--player")
+    if as_ is not None and player is not None and player != as_:
+        raise fail(printable(f"--as {as_} lists only {as_}'s moves; --player {player} asks for another player's"))
+    moves: list[Event] = list(legal_moves(step.state, as_ if as_ is not None else player))
     sys.stderr.writelines(d.text() + "\n" for d in diagnostics)
     if output is OutputFormat.json:
         sys.stdout.writelines(msgspec.json.encode(move).decode() + "\n" for move in moves)
     else:
-        sys.stdout.write(heading("-" if log == STDIN else str(log), step, events, moves) + "\n")
+        label = "-" if log == STDIN else str(log)
+        sys.stdout.write(heading(label, step, events, moves, None if as_ is not None else player, as_) + "\n")
         sys.stdout.writelines(f"{i:>4}  {words(move)}\n" for i, move in enumerate(moves, start=1))
     raise typer.Exit(exit_status(diagnostics))

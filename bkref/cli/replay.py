@@ -21,6 +21,11 @@ class By(StrEnum):
     round = "round"
 
 
+class Shown(StrEnum):
+    text = "text"
+    seen = "seen"
+
+
 @app.command(short_help="Show a game on the board, position by position.")
 def replay(
     log: Annotated[
@@ -34,7 +39,8 @@ def replay(
         typer.Option(
             "--step",
             help="Step through the events. On a terminal, full screen with single keys (? lists them); "
-            "elsewhere one line per key: Enter or n next, b back, r next round, a number goes to that event, q quits.",
+            "elsewhere one line per key: Enter or n next, b back, t/T next/previous turn, r/R next/previous round's "
+            "harvest, g/G the first/last event, a number goes to that event, q quits.",
         ),
     ] = False,
     by: Annotated[
@@ -52,8 +58,9 @@ def replay(
             "--as",
             metavar="PLAYER",
             help=(
-                "The game as PLAYER saw it: their own hand, the others' hand sizes, no one else's parchments, "
-                "and no words of problems that could name another's cards."
+                "The game as PLAYER saw it (RULES.md I1-I6): their own hand, the others' hand sizes, no one "
+                "else's parchments, and no words of problems that could name another's cards; "
+                "with --svg or --html, PLAYER's own picture or page."
             ),
         ),
     ] = None,
@@ -72,6 +79,15 @@ def replay(
         str | None,
         typer.Option("--html", metavar="FILE", help="Write the whole game as one self-contained HTML page instead."),
     ] = None,
+    shown: Annotated[
+        Shown,
+        typer.Option(
+            "--format",
+            metavar="FORMAT",
+            help="text: the game on the board; seen: the log as the player of --as saw it "
+            "(up to --to or --round), one JSON seen event per line (bkref schema --seen).",
+        ),
+    ] = Shown.text,
 ) -> None:
     """Show a game on the board, position by position.
 
@@ -85,28 +101,37 @@ def replay(
     included), 1 illegal events or mismatched expects, 2 lines that are not events, a log
     that cannot be read, or bad usage; 130 when Ctrl-C stops --step.
     """
-    if svg is not None or html is not None:
-        if step:
-            raise fail("--step walks through the game in the terminal; --svg and --html write files: give one")
-        if as_ is not None:  # they show every hand: no spoiler-free page by mistake
-            raise fail("--as is for the replay in the terminal; --svg and --html show every player's cards")
+    if (svg is not None or html is not None) and step:
+        raise fail("--step walks through the game in the terminal; --svg and --html write files: give one")
+    if shown is Shown.seen and (step or svg is not None or html is not None):
+        raise fail("--format seen prints the seen events; --step, --svg and --html show the game: give one")
+    if shown is Shown.seen and as_ is None:
+        raise fail("--format seen is the log as one player saw it: give --as PLAYER")
     from bkref.views.navigation import exit_status_of
 
     steps = _steps(log)
     index = _start(steps, to=to, round_=round_, default=0 if step else len(steps) - 1)
-    if svg is not None or html is not None:
-        from bkref.views.page import page
-        from bkref.views.svg import picture
-
-        for target, draw in ((svg, picture), (html, page)):
-            if target is not None and write_output(draw(steps, index, str(log)), target):
-                print(f"wrote {target}")
-        raise typer.Exit(exit_status_of(steps))
     players = steps[-1].state.players
     if as_ is not None and as_ not in players:
         from bkref.cli import errors
 
         raise errors.seen_by(as_, players)
+    if as_ is not None and shown is Shown.seen:
+        import msgspec
+
+        from bkref.game.knowledge import seen_events
+
+        seen = seen_events((s.event for s in steps[: index + 1]), as_)
+        sys.stdout.writelines(msgspec.json.encode(event).decode() + "\n" for event in seen)
+        raise typer.Exit(exit_status_of(steps))
+    if svg is not None or html is not None:
+        from bkref.views.page import page
+        from bkref.views.svg import picture
+
+        for target, draw in ((svg, picture), (html, page)):
+            if target is not None and write_output(draw(steps, index, str(log), as_), target):
+                print(f"wrote {target}")
+        raise typer.Exit(exit_status_of(steps))
     if not step:
         from bkref.views.printout import show
         from bkref.views.terminal import console

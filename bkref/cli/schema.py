@@ -9,7 +9,7 @@ import typer
 from bkref.cli.app import app, fail, write_output
 
 
-@app.command(short_help="Print the JSON Schema of logs, scores or standings.")
+@app.command(short_help="Print a JSON Schema: logs, scores, standings, views, seen events.")
 def schema(
     output: Annotated[
         str,
@@ -25,14 +25,27 @@ def schema(
     standings: Annotated[
         bool, typer.Option("--standings", help="The schema of bkref standings --format json instead.")
     ] = False,
+    view: Annotated[bool, typer.Option("--view", help="The schema of one player's view instead.")] = False,
+    seen: Annotated[
+        bool, typer.Option("--seen", help="The schema of a seen event (bkref replay --as P --format seen) instead.")
+    ] = False,
 ) -> None:
-    """Print the JSON Schema of the bkref/1 log format (or of scores, or standings), generated from the types.
+    """Print the JSON Schema of the bkref/1 log format (or of scores, standings, a player's view or
+    seen events), generated from the types.
 
     The committed copies are in schemas/: bkref schema -o schemas/bkref-1.schema.json
     rewrites one.
     """
-    from bkref.io.schema import log_schema, score_schema, standings_schema
+    from bkref.game.words import joined
+    from bkref.io import schema as schemas
 
-    if score and standings:
-        raise fail("--score and --standings are different schemas: give one")
-    write_output(standings_schema() if standings else score_schema() if score else log_schema(), output)
+    chosen = {
+        "--score": (score, schemas.score_schema),
+        "--standings": (standings, schemas.standings_schema),
+        "--view": (view, schemas.view_schema),
+        "--seen": (seen, schemas.seen_schema),
+    }
+    given = [name for name, (on, _) in chosen.items() if on]
+    if len(given) > 1:
+        raise fail(f"{joined(given)} are different schemas: give one")
+    write_output(chosen[given[0]][1]() if given else schemas.log_schema(), output)

@@ -78,6 +78,12 @@ def seen_pick(pick: Pick, player: str) -> SeenPick:
     return SeenPick(pick.round, pick.turn, pick.player, keep, discard)
 
 
+def seen_draw(draw: Draw, player: str) -> SeenDraw:
+    """``draw`` as ``player`` sees it: both cards, another player's parchment ``None`` (I1, I4)."""
+    cards: list[str | None] = list(draw.cards) if draw.player == player else _unseen(draw.cards)
+    return SeenDraw(draw.round, draw.turn, draw.player, cards)
+
+
 # -- the view ------------------------------------------------------------------------
 
 
@@ -340,8 +346,7 @@ class Seer:
         if type(event) is Build or type(event) is Harvest or type(event) is End:
             return [event]
         if type(event) is Draw:
-            cards = event.cards if event.player == self.player else _unseen(event.cards)
-            return [SeenDraw(event.round, event.turn, event.player, list(cards))]
+            return [seen_draw(event, self.player)]
         if type(event) is Deal:
             out: list[SeenEvent] = self._release() if self._held and event.round == self._turn[0] + 1 else []
             out.append(self._deal(event))

@@ -2,8 +2,9 @@
 
 Pure functions of a ``State``; no I/O. What they list is what the engine accepts
 (``State.is_legal`` is the engine itself, and the tests check that the two agree both
-ways). Each list comes in a fixed order, so a seeded program that chooses among them
-plays the same game on every run:
+ways; copy choices go through the end's own check, ``ending.copy_choices``). Each list
+comes in a fixed order, so a seeded program that chooses among them plays the same game
+on every run:
 
 - ``picks(state, player)``: every distinct pick of the turn (D2, D3): two cards kept
   (3-4 players), or one kept and one other discarded (2 players, the reserve card in
@@ -11,15 +12,19 @@ plays the same game on every run:
 - ``builds(state, player, card)``: every legal build of the construction (C1-C7):
   player in seat order, then card id, then squares in board order (camps: only those
   not below the camps already placed, C7; sky towers: two free squares of the player
-  in different fiefs, C5; farms on their terrain, C4). ``placements(position, player,
-  card)``: where a building could go on a board, construction or not.
+  in different fiefs, C5; farms on their terrain, C4). ``builds_at_construction(state,
+  player, card)``: the same for one card not yet kept, as if the construction began now,
+  each with the state after it (what a player weighs when choosing cards).
+  ``placements(position, player, card)``: where a building could go on a board,
+  construction or not (what a player's view can weigh).
 - ``declarations(state, player)``: every way ``player`` can declare their trading
   posts (H1), each as a ``Harvest`` holding that player's declarations only;
   ``harvests(state)``: every complete ``Harvest`` (all players' declarations).
 - ``ends(state)``: every legal set of copy choices (E7, R3).
 - ``deal(state)`` and ``draw(state)``: the one deal or draw the deck allows (no choice;
   only when the game event gave the deck).
-- ``legal_moves(state)``: all of the above that fit the decision now due (``State.due``).
+- ``legal_moves(state)``: all of the above that fit the decision now due
+  (``bkref.game.flow.due``).
 
 >>> from bkref.game.engine import State
 >>> from bkref.game.events import Game, Deal
@@ -39,19 +44,26 @@ Due(kind='pick', players=('ann', 'bob', 'cid'))
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Sequence
+from typing import TypeVar
 
+from bkref.game.building import build as place
 from bkref.game.catalog import BASIC_RESOURCES, BOARD, CARDS, COPY_CARDS, SQUARES
-from bkref.game.engine import HAND_SIZE, KEEP, State
+from bkref.game.ending import copy_choices
 from bkref.game.events import Build, Deal, Draw, End, Harvest, Pick
+from bkref.game.exploring import play_card
 from bkref.game.fiefs import regions
+from bkref.game.flow import due, start_construction
 from bkref.game.position import Position
+from bkref.game.table import HAND_SIZE, KEEP, Skip, Table, Violation
 
 Move = Pick | Build | Harvest | End | Deal | Draw
+T = TypeVar("T", bound=Table)
 
 
-def picks(state: State, player: str) -> list[Pick]:
+def picks(state: Table, player: str) -> list[Pick]:
     """Every distinct pick ``player`` may make now (D2, D3); empty when no pick of theirs is due."""
     if state.phase != "exploring" or state.pending or player not in state.left or player in state.picks:
         return []
@@ -88,7 +100,7 @@ def placements(position: Position, player: str, card: str) -> list[list[str]]:
     return [[sq] for sq in mine if need is None or BOARD[sq].terrain == need]  # C2-C4
 
 
-def builds(state: State, player: str | None = None, card: str | None = None) -> list[Build]:
+def builds(state: Table, player: str | None = None, card: str | None = None) -> list[Build]:
     """Every build the engine accepts now, of ``player`` (default: every player) and ``card`` (default: any)."""
     if state.phase != "building":
         return []
@@ -103,7 +115,23 @@ def builds(state: State, player: str | None = None, card: str | None = None) -> 
     return found
 
 
-def trading_posts(state: State) -> dict[str, list[str]]:
+def builds_at_construction(state: T, player: str, card: str) -> list[tuple[Build, T]]:
+    """Every build of ``card`` that ``player`` could make if the construction began now with
+    ``card`` in their supply, each with the state after it: what a player weighs when
+    choosing a card to keep. ``state`` is left as it is."""
+    now = state.copy()
+    play_card(now, player, card)  # P2: into the supply
+    start_construction(now)
+    found = []
+    for build in builds(now, player, card):
+        after = now.copy()
+        with contextlib.suppress(Skip):  # a camp with no rabbit left (S5): nothing is placed
+            place(after, build)
+        found.append((build, after))
+    return found
+
+
+def trading_posts(state: Table) -> dict[str, list[str]]:
     """Each player's trading posts on the board (H1): players in seat order, squares in board order."""
     position = state.position
     posts: dict[str, list[str]] = {}
@@ -117,7 +145,7 @@ def _declare(posts: Sequence[str]) -> list[dict[str, str]]:
     return [dict(zip(posts, choice)) for choice in itertools.product(BASIC_RESOURCES, repeat=len(posts))]
 
 
-def declarations(state: State, player: str) -> list[Harvest]:
+def declarations(state: Table, player: str) -> list[Harvest]:
     """Every way ``player`` can declare their trading posts now (H1); empty when they have none."""
     if state.phase != "building":
         return []
@@ -127,7 +155,7 @@ def declarations(state: State, player: str) -> list[Harvest]:
     return [Harvest(round=state.round, trading_posts={player: declared}) for declared in _declare(posts)]
 
 
-def harvests(state: State) -> list[Harvest]:
+def harvests(state: Table) -> list[Harvest]:
     """Every harvest that may close the construction now: each combination of declarations (H1)."""
     if state.phase != "building":
         return []
@@ -136,27 +164,27 @@ def harvests(state: State) -> list[Harvest]:
     return [Harvest(round=state.round, trading_posts=dict(choice)) for choice in itertools.product(*each)]
 
 
-def ends(state: State) -> list[End]:
+def ends(state: Table) -> list[End]:
     """Every legal set of copy choices (E7, R3): each copy card on each parchment of its neighbour, or nothing."""
     if state.phase != "ending":
         return []
     cards = [(p, card) for p in state.players for card in sorted(COPY_CARDS & set(state.parchments[p]))]
     choices = []
     for p, card in cards:
-        neighbour = state.right_of(p) if card == "liberal" else state.left_of(p)
-        choices.append([*sorted(set(state.parchments[neighbour])), None])
+        choices.append([*sorted(set(state.parchments[state.copies_from(p, card)])), None])
     found = []
     for combination in itertools.product(*choices):
         copies: dict[str, dict[str, str | None]] = {}
         for (p, card), target in zip(cards, combination):
             copies.setdefault(p, {})[card] = target
-        end = End(copies=copies)
-        if state.is_legal(end):
-            found.append(end)
+        problems: list[Violation] = []
+        copy_choices(state, copies, problems)
+        if not problems:
+            found.append(End(copies=copies))
     return found
 
 
-def deal(state: State) -> Deal | None:
+def deal(state: Table) -> Deal | None:
     """The next round's deal as the deck gives it (D1): every hand, then (2 players) every reserve."""
     if state.phase != "dealing":
         return None
@@ -171,7 +199,7 @@ def deal(state: State) -> Deal | None:
     return Deal(round=state.round + 1, hands=hands, reserves=reserves)
 
 
-def draw(state: State) -> Draw | None:
+def draw(state: Table) -> Draw | None:
     """The draw of the oldest provisions card waiting, as the deck gives it (P3)."""
     if state.phase != "exploring" or not state.pending or (cards := state.from_deck(2)) is None:
         return None
@@ -179,23 +207,23 @@ def draw(state: State) -> Draw | None:
     return Draw(round=state.round, turn=state.turn, player=owner, cards=cards)
 
 
-def legal_moves(state: State, player: str | None = None) -> list[Move]:
-    """Every legal event at the decision now due (see ``State.due``), of ``player`` if given.
+def legal_moves(state: Table, player: str | None = None) -> list[Move]:
+    """Every legal event at the decision now due (see ``bkref.game.flow.due``), of ``player`` if given.
 
     Exploring: the picks of the players yet to pick, or the draw due. Construction:
     the builds, then the harvests that close it. The end: the copy choices. A deal or
     draw is listed only when the deck is known (it is then the only one).
     """
-    due = state.due()
-    players = [p for p in due.players if player is None or p == player]
-    if due.kind == "pick":
+    due_now = due(state)
+    players = [p for p in due_now.players if player is None or p == player]
+    if due_now.kind == "pick":
         return [pick for p in players for pick in picks(state, p)]
-    if due.kind in ("deal", "draw"):
-        forced = deal(state) if due.kind == "deal" else draw(state)
-        return [forced] if forced is not None and (player is None or player in due.players) else []
-    if due.kind == "build":
+    if due_now.kind in ("deal", "draw"):
+        forced = deal(state) if due_now.kind == "deal" else draw(state)
+        return [forced] if forced is not None and (player is None or player in due_now.players) else []
+    if due_now.kind == "build":
         closing = harvests(state) if player is None else declarations(state, player)
         return [*builds(state, player), *closing]
-    if due.kind == "end":
-        return list(ends(state)) if player is None or player in due.players else []
+    if due_now.kind == "end":
+        return list(ends(state)) if player is None or player in due_now.players else []
     return []

@@ -1,6 +1,6 @@
 """End-of-game scoring: every parchment (E1-E9) under the rulings R1-R5.
 
-Scoring reads a finished ``State``: its final ``Position`` (with the 4th harvest's
+Scoring reads a finished game's ``Table``: its final ``Position`` (with the 4th harvest's
 trading post declarations, E2), each player's parchments and copy choices, the
 harvests. Every row says the figures it counted, so a breakdown can be checked by hand,
 and names the rulings that settled it.
@@ -19,6 +19,7 @@ scoresheet does.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 import msgspec
@@ -27,12 +28,12 @@ from bkref.game.catalog import BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURC
 from bkref.game.fiefs import RESOURCE_INDEX, Board, Group, harvest_carrots, mask, names
 from bkref.game.position import Position
 from bkref.game.results import FinalScore, ParchmentRow, PlayerScore
+from bkref.game.table import Table
 from bkref.game.words import count
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from bkref.game.engine import State
     from bkref.game.events import Rulings
 
     MissionScore = Callable[["Holdings"], tuple[int, str]]
@@ -91,11 +92,10 @@ class Holdings:
 
 
 def _walk(
-    players: tuple[str, ...], copies: dict[str, dict[str, str | None]], player: str, card: str
+    table: Table, copies: Mapping[str, Mapping[str, str | None]], player: str, card: str
 ) -> tuple[list[tuple[str, str]], str | object | None]:
     """The copy cards a chain passes through, as (owner, card), and what it ends on."""
     passed: list[tuple[str, str]] = []
-    n = len(players)
     while card in COPY_CARDS:
         if (player, card) in passed:
             return passed, CYCLE
@@ -103,27 +103,26 @@ def _walk(
         target = copies.get(player, {}).get(card)
         if target is None:
             return passed, None
-        i = players.index(player)
-        player = players[(i - 1) % n] if card == "liberal" else players[(i + 1) % n]
-        card = target
+        player, card = table.copies_from(player, card), target
     return passed, card
 
 
 def resolve_copy(
-    players: tuple[str, ...], copies: dict[str, dict[str, str | None]], player: str, card: str
+    table: Table, copies: Mapping[str, Mapping[str, str | None]], player: str, card: str
 ) -> str | object | None:
     """What ``player``'s copy ``card`` finally copies, following copies of copies (R3).
 
     Returns the parchment id, None when it copies nothing, or ``CYCLE``.
 
-    >>> seats = ("ann", "bob", "cid")
-    >>> resolve_copy(seats, {"ann": {"socialist": "liberal"}, "bob": {"liberal": "fisher"}}, "ann", "socialist")
+    >>> table = Table()
+    >>> table.seat(("ann", "bob", "cid"))
+    >>> resolve_copy(table, {"ann": {"socialist": "liberal"}, "bob": {"liberal": "fisher"}}, "ann", "socialist")
     'fisher'
     >>> loop = {"ann": {"socialist": "liberal"}, "bob": {"liberal": "socialist"}}
-    >>> resolve_copy(seats, loop, "ann", "socialist") is CYCLE
+    >>> resolve_copy(table, loop, "ann", "socialist") is CYCLE
     True
     """
-    return _walk(players, copies, player, card)[1]
+    return _walk(table, copies, player, card)[1]
 
 
 # -- the missions ---------------------------------------------------------------------
@@ -242,7 +241,7 @@ _TREASURES: Final = frozenset(card.id for card in CARDS.values() if card.kind ==
 class _Scorer:
     """Scores every parchment of a finished game; see ``final_score``."""
 
-    def __init__(self, state: State, board: Board, explain: bool) -> None:
+    def __init__(self, state: Table, board: Board, explain: bool) -> None:
         self.state = state
         self.rulings: Rulings = state.rulings
         self.explain = explain
@@ -257,7 +256,7 @@ class _Scorer:
             stands = []
             for card in cards:
                 if card in COPY_CARDS:
-                    passed, target = _walk(state.players, state.copies, p, card)
+                    passed, target = _walk(state, state.copies, p, card)
                     if not isinstance(target, str):  # it copies nothing, or its chain is a CYCLE
                         self.copied[p, card] = (None, passed)
                         continue
@@ -393,7 +392,7 @@ class _Scorer:
         return given
 
 
-def final_score(state: State, board: Board | None = None, *, explain: bool = True) -> FinalScore:
+def final_score(state: Table, board: Board | None = None, *, explain: bool = True) -> FinalScore:
     """Score a finished game: harvests, every parchment, totals, ranking and winners (E1-E9).
 
     ``board``, the final position read into bitmasks, saves reading it again when the

@@ -73,8 +73,9 @@ class _Run:
     the D2 at line 3)", so that a reader starts at the cause. An X1 follows from the
     log's first problem that is not an X1 (a skipped event changes the carrots); a C2
     (building on a square the player does not control) or a P2 (building a card not in
-    supply) from the illegal pick (D2, D3, D5) of the same player that kept that square
-    or card, and so never played it.
+    supply) from the illegal pick (D2, D3, D5) of the same player that held that square
+    or card, and so never played it: one it named, or one of the hand it was made from
+    (a pick that names a wrong card may have meant one it does not name).
     """
 
     def __init__(self, name: str, state: State, partial: bool) -> None:
@@ -84,7 +85,7 @@ class _Run:
         self.events = 0
         self.unreadable = False  # an F1 problem with the text was found
         self.first: str | None = None  # "the D2 at line 3": the first problem that is not an X1
-        self.unplayed: dict[tuple[str, str], str] = {}  # (player, card) kept by an illegal pick: that pick
+        self.unplayed: dict[tuple[str, str], str] = {}  # (player, card) held at an illegal pick: that pick
 
     def _found(self, line: int, event: Event, violations: list[Violation]) -> list[Diagnostic]:
         """The diagnostics of an event that broke rules, each pointing to the problem it follows from."""
@@ -102,7 +103,13 @@ class _Run:
             if rule != "X1" and self.first is None:
                 self.first = here
             if rule in ("D2", "D3", "D5") and isinstance(event, Pick):
-                self.unplayed.update(dict.fromkeys(((event.player, card) for card in event.keep), here))
+                # An illegal pick passes on its whole hand: the hand held, or once its turn is
+                # revealed (the pick was the last of it), the hand passed.
+                state, p = self.state, event.player
+                revealed = p not in state.picks or len(state.picks) == state.seats
+                held = state.passed if revealed else state.hands
+                cards = [*event.keep, *held.get(p, ())]
+                self.unplayed.update(dict.fromkeys(((p, card) for card in cards), here))
         return found
 
     def _unreadable(self, problem: Problem) -> Diagnostic:

@@ -5,7 +5,7 @@
 ``standings_schema`` that of ``bkref standings --format json`` (``bkref.io.standings``),
 ``view_schema`` and ``seen_schema`` what one player sees: the view of a position and the
 seen events (``bkref.game.seen``).
-``bkref schema``, ``bkref schema --score`` and ``bkref schema --standings`` print them.
+``bkref schema`` prints them (``--score``, ``--standings``, ``--view``, ``--seen``).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ repeats what the letters say.
 
 from __future__ import annotations
 
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from bkref.game.catalog import BOARD, COLUMNS, LAVA, ROWS
@@ -67,26 +68,64 @@ BOARD_LINES = len(board_text(State()).plain.splitlines())
 """The board's height: the column numbers, ten rows and the lava between rows (always 14)."""
 
 
-def legend_text(state: State) -> Text:
-    """What the letters and marks of the board mean, with the players' letters and colours."""
-    out = Text("  ".join(f"{letter} {name}" for letter, name in TERRAIN.values()) + "\n")
+class Legend:
+    """What the letters and marks of the board mean, with the players' letters and colours.
+
+    Each line of the legend is a list of entries; a line too long for the width it is drawn
+    at breaks between two entries, never inside one.
+
+    >>> from rich.console import Console
+    >>> con = Console(width=40, color_system=None)
+    >>> with con.capture() as out:
+    ...     con.print(legend_text(State()))
+    >>> print("\\n".join(line.rstrip() for line in out.get().splitlines()[:5]))
+    F forest (wood)  S sea (fish)
+    C field (carrot)  P plains  M mountain
+    # city space
+    (first letter of a square: who controls
+    it)
+    """
+
+    def __init__(self, lines: list[tuple[str, list[Text], str]]) -> None:
+        self.lines = lines  # each: what starts the line, its entries, what goes between two
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        out = Text()
+        for n, (start, entries, between) in enumerate(self.lines):
+            out.append(("\n" if n else "") + start)
+            column, indent = len(start), " " * len(start)
+            for i, entry in enumerate(entries):
+                if i and column + len(between) + len(entry) > options.max_width:
+                    out.append("\n" + indent)
+                    column = len(indent)
+                elif i:
+                    out.append(between)
+                    column += len(between)
+                out.append_text(entry)
+                column += len(entry)
+        yield out
+
+
+def legend_text(state: State) -> Legend:
+    """The legend of the board for ``state``'s players and sky towers."""
     letters = seat_letters(state.players)
-    for i, p in enumerate(state.players):
-        out.append(f" {letters[p]} ", SEAT_STYLES[i])
-        out.append(f" {printable(p)}  ")
-    out.append("(first letter of a square: who controls it)\n")
-    out.append("(1) printed city  [2] city of strength 2  ^3 camp of priority 3  T1 sky tower pair 1\n")
-    farms = [f"{code} {resource.replace('_', ' ')}" for resource, code in FARM_CODES.items()]
-    out.append(f"farms: {'  '.join(farms[:6])}\n       {'  '.join(farms[6:])}\n")
-    out.append("tpw trading post declared wood (tpf fish, tpc carrot, tp? not declared yet)\n")
-    out.append("|", LAVA_STYLE)
-    out.append(" ")
-    out.append("~~~", LAVA_STYLE)
-    out.append(" lava: the squares on either side do not touch")
+    players = [Text(f" {letters[p]} ", SEAT_STYLES[i]) + f" {printable(p)}" for i, p in enumerate(state.players)]
+    buildings = ["(1) printed city", "[2] city of strength 2", "^3 camp of priority 3", "T1 sky tower pair 1"]
+    farms = [Text(f"{code} {resource.replace('_', ' ')}") for resource, code in FARM_CODES.items()]
+    lava = Text("|", LAVA_STYLE) + " " + Text("~~~", LAVA_STYLE) + " lava: the squares on either side do not touch"
+    lines = [
+        ("", [Text(f"{letter} {name}") for letter, name in TERRAIN.values()], "  "),
+        ("", [*players, Text("(first letter of a square: who controls it)")], "  "),
+        ("", [Text(entry) for entry in buildings], "  "),
+        ("farms: ", farms[:6], "  "),
+        ("       ", farms[6:], "  "),
+        ("", [Text("tpw trading post declared wood"), Text("(tpf fish, tpc carrot, tp? not declared yet)")], " "),
+        ("", [lava], ""),
+    ]
     towers = state.position.towers
     if towers:
-        pairs = ", ".join(
-            f"T{i} {a}-{b} ({printable(str(state.position.owner.get(a)))})" for i, (a, b) in enumerate(towers, 1)
-        )
-        out.append(f"\nsky towers: {pairs}")
-    return out
+        pairs = [
+            Text(f"T{i} {a}-{b} ({printable(str(state.position.owner.get(a)))})") for i, (a, b) in enumerate(towers, 1)
+        ]
+        lines.append(("sky towers: ", [pair + "," for pair in pairs[:-1]] + pairs[-1:], " "))
+    return Legend(lines)

@@ -16,10 +16,11 @@ from __future__ import annotations
 from bkref.game.engine import State
 from bkref.game.events import Build, Deal, Draw, End, Event, Harvest, Pick
 from bkref.game.words import count, joined
-from bkref.io.diagnostics import Diagnostic
+from bkref.io.diagnostics import Diagnostic, printable
 from bkref.io.referee import NoEvent, Step, play
 from bkref.io.sources import LogSource
 from bkref.views.navigation import NoSuchEvent
+from bkref.views.seenby import problems_seen
 
 
 def words(move: Event) -> str:
@@ -49,9 +50,12 @@ def words(move: Event) -> str:
     return type(move).__name__.lower()
 
 
-def moves_at(source: LogSource, label: str | None, number: int | None) -> tuple[Step, list[Diagnostic], int]:
+def moves_at(
+    source: LogSource, label: str | None, number: int | None, seen_by: str | None = None
+) -> tuple[Step, list[Diagnostic], int]:
     """The step after event ``number`` of the log from ``source`` (default: the last), the
-    diagnostics up to it, and the number of events up to it.
+    diagnostics up to it (as ``seen_by`` may read them, ``seenby.problems_seen``), and the
+    number of events up to it.
 
     Raises ``NoEvent`` for a log without any event, ``NoSuchEvent`` for a ``number`` past
     its last event, ``OSError`` for a source that cannot be read.
@@ -62,7 +66,7 @@ def moves_at(source: LogSource, label: str | None, number: int | None) -> tuple[
     events = 0
     for step in played:
         events += 1
-        diagnostics.extend(step.diagnostics)
+        diagnostics.extend(problems_seen(step, seen_by))
         last = step
         if events == number:
             break
@@ -75,19 +79,29 @@ def moves_at(source: LogSource, label: str | None, number: int | None) -> tuple[
     return last, diagnostics, events
 
 
-def heading(label: str, step: Step, events: int, moves: list[Event]) -> str:
-    """What the list is of: the position, the decision due, how many moves."""
+def heading(
+    label: str, step: Step, events: int, moves: list[Event], player: str | None = None, seen_by: str | None = None
+) -> str:
+    """What the list is of: the position, the decision due, how many moves (of ``player``, if given).
+    With ``seen_by``, the moves are that player's, and who else has still to pick is not said (a pick
+    is secret, I3)."""
     state: State = step.state
+    where = f"{label}: after event {events} (line {step.line})"
     due = state.due()
+    if due.kind == "over":
+        return f"{where}: the game is over, no move is left"
     whose = f" ({', '.join(due.players)})" if due.players else ""
+    if seen_by is not None and due.kind == "pick":
+        whose = f" ({seen_by})" if seen_by in due.players else f" ({seen_by} has picked)"
     what = {
         "pick": "picks",
         "draw": "a provisions draw",
-        "build": "construction: builds, or the harvest that closes it",
+        "build": "builds, or the harvest that closes it",
         "end": "the end: copy choices",
         "deal": "the deal",
-    }.get(due.kind, "nothing: the game is over")
-    how_many = count(len(moves), "legal move")
-    if not moves and due.kind in ("deal", "draw"):
+        "game": "the game event",
+    }[due.kind]
+    how_many = count(len(moves), "legal move") + (f" of {printable(player)}" if player is not None else "")
+    if not moves and due.kind in ("deal", "draw") and state.deck is None:
         how_many = "the log's game event has no deck, so the cards cannot be known"
-    return f"{label}: after event {events} (line {step.line}), {state.where()}: {what}{whose}; {how_many}"
+    return f"{where}, {state.where()}: {what}{whose}; {how_many}"

@@ -1,7 +1,8 @@
 """The event of a replay in words: what happened, where the game stands, what came before.
 
 Names from the log are written with their control characters escaped (``printable``).
-``seen_by`` (``--as PLAYER``) tells the event as that player saw it (``bkref.views.seenby``).
+``seen_by`` (``--as PLAYER``) tells the event as that player saw it (``bkref.views.seenby``, over
+``bkref.game.knowledge``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from bkref.game.position import Position
 from bkref.game.words import count, joined
 from bkref.io.diagnostics import printable
 from bkref.io.referee import Step
-from bkref.views.seenby import card_seen, hidden_from
+from bkref.views.seenby import drawn_seen, kept_seen
 from bkref.views.squares import building_code
 
 _A_TERRAIN = {
@@ -29,9 +30,24 @@ _A_TERRAIN = {
 }
 
 
-def stage(state: State) -> str:
-    """Where the game stands after an event, in a player's words."""
+def stage(state: State, event: Event | None = None) -> str:
+    """Where the game stands after ``event``, in a player's words: a pick or a provisions draw
+    names its own turn, though the state after a turn's last one is already at the next.
+
+    >>> from bkref.game.events import Draw
+    >>> state = State()
+    >>> state.phase, state.round, state.turn, state.turns_per_round = "exploring", 1, 2, 6
+    >>> stage(state), stage(state, Draw(round=1, turn=1, player="bob", cards=["A1", "A2"]))
+    ('round 1, turn 2 of 6: exploration', 'round 1, turn 1 of 6: exploration')
+    """
     r, phase = state.round, state.phase
+    if (
+        isinstance(event, Pick | Draw)
+        and phase in ("exploring", "building")
+        and event.round == r
+        and 1 <= event.turn <= state.turns_per_round
+    ):
+        return f"round {r}, turn {event.turn} of {state.turns_per_round}: exploration"
     if phase == "exploring":
         return f"round {r}, turn {state.turn} of {state.turns_per_round}: exploration"
     if phase == "building":
@@ -54,9 +70,9 @@ def _claims(position: Position, player: str, square: str) -> str:
     return words
 
 
-def _plays(position: Position, player: str, card: str, seen_by: str | None) -> str:
-    """One line: ``player`` plays ``card`` and what it does (P1-P4)."""
-    if card_seen(card, player, seen_by) != card:
+def _plays(position: Position, player: str, card: str | None) -> str:
+    """One line: ``player`` plays ``card`` and what it does (P1-P4); None is a parchment unseen (I4)."""
+    if card is None:
         return f"{player} plays a parchment, kept face down"
     kind = CARDS[card].kind
     if kind == "territory":
@@ -99,10 +115,11 @@ def _revealed(picks: dict[str, Pick | None], before: State, seen_by: str | None)
         elif pick is None:
             lines.append(f"  {p}'s pick breaks the rules: none of its cards is played")
         else:
-            lines += ["  " + _plays(before.position, p, card, seen_by) for card in pick.keep]
-            if pick.discard:
-                discards = count(len(pick.discard), "card") if hidden_from(p, seen_by) else joined(pick.discard)
-                lines.append(f"  {p} discards {discards}")
+            keep, discard = kept_seen(pick, seen_by)
+            lines += ["  " + _plays(before.position, p, card) for card in keep]
+            if discard:
+                known = [card for card in discard if card is not None]
+                lines.append(f"  {p} discards {joined(known) if known else count(len(discard), 'card')}")
     return lines
 
 
@@ -164,9 +181,9 @@ def _describe(step: Step, before: State, seen_by: str | None) -> list[str]:
     if isinstance(event, Pick):
         return _pick_lines(step, before, seen_by)
     if isinstance(event, Draw):
-        drawn = [card_seen(card, event.player, seen_by) for card in event.cards]
-        return [f"{event.player}'s provisions draws {joined(drawn)}"] + [
-            "  " + _plays(before.position, event.player, card, seen_by) for card in event.cards
+        drawn = drawn_seen(event, seen_by)
+        return [f"{event.player}'s provisions draws {joined([card or 'a parchment' for card in drawn])}"] + [
+            "  " + _plays(before.position, event.player, card) for card in drawn
         ]
     if isinstance(event, Build):
         return [_build_words(event, after.position)]

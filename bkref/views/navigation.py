@@ -2,9 +2,9 @@
 
 ``load`` plays the log through the referee once and keeps every state
 (``referee.play(keep=True)``), so going back is only a look at an earlier state.
-``event_index`` and ``harvest_index`` find the position a number names. ``move`` turns one
-typed line into the event to show (``bkref.views.printout``); ``bkref.views.viewer`` moves
-by single keys between the same ``stops``.
+``event_index`` and ``harvest_index`` find the position a number names. ``go`` moves to the
+next or previous event, turn or round; ``move`` turns one typed line into the event to show
+(``bkref.views.printout``), and ``bkref.views.viewer`` single keys, both through ``go``.
 
 ``stops`` are the events a move lands on with ``--by event``, ``turn`` or ``round``:
 a turn stops once all its picks are revealed and its provisions drawn (a round's
@@ -16,6 +16,8 @@ construction is one stop too); a round stops at its harvest.
 (23, 4)
 >>> move(steps, 0, ""), move(steps, 0, "b"), move(steps, 5, "12"), move(steps, 5, "q")
 ((1, ''), (0, 'this is the first event'), (11, ''), (None, ''))
+>>> move(steps, 5, "r"), move(steps, 22, "R"), move(steps, 5, "t"), move(steps, 5, "T"), move(steps, 5, "G")
+((22, ''), (0, ''), (7, ''), (4, ''), (22, ''))
 >>> stops(steps, "turn")[:4], stops(steps, "round")
 ([0, 1, 4, 7], [0, 22])
 >>> move(steps, 2, "", stops(steps, "turn")), move(steps, 2, "b", stops(steps, "turn"))
@@ -130,24 +132,42 @@ def before(stops: Sequence[int], index: int) -> int | None:
     return next((i for i in reversed(stops) if i < index), None)
 
 
+LINES = {
+    **{"": "next", "n": "next", "b": "back", "t": "next turn", "T": "previous turn"},
+    **{"r": "next round", "R": "previous round", "g": "start", "G": "end"},
+}
+"""What a line typed or piped to ``replay --step`` off a terminal does (the viewer's letters)."""
+
+
+def go(steps: Sequence[Step], index: int, action: str, by: Sequence[int] | None = None) -> tuple[int, str]:
+    """Where ``action`` (a value of ``LINES``) leads from event ``index``: the index and a note.
+
+    "next" and "back" go to the next or previous of the stops ``by`` (every event if None); a
+    turn or a round to the next or previous turn's or round's stop: a round's is its harvest.
+    """
+    last = len(steps) - 1
+    if action in ("start", "end"):
+        return (0 if action == "start" else last), ""
+    unit = action.split()[-1]
+    landing = stops(steps, unit) if unit in ("turn", "round") else by if by is not None else range(len(steps))
+    backward = action in ("back", "previous turn", "previous round")
+    found = (before if backward else after)(landing, index)
+    if found is None:  # every list of stops holds the first and the last event
+        return index, "this is the first event" if backward else "this is the last event"
+    return found, ""
+
+
 def move(steps: Sequence[Step], index: int, key: str, by: Sequence[int] | None = None) -> tuple[int | None, str]:
     """Where one typed line leads from event ``index``: the next index (None to quit) and a note.
 
-    Enter, ``n`` and ``b`` go to the next or previous of the stops ``by`` (every event if None).
+    Enter, ``n`` and ``b`` go to the next or previous of the stops ``by`` (every event if None);
+    the other letters of ``LINES`` as their name says; a number to that event.
     """
-    last = len(steps) - 1
-    key = key.strip().lower()
-    if key in ("", "n"):
-        target = index + 1 if by is None else after(by, index)
-        return (target, "") if target is not None and index < last else (index, "this is the last event")
-    if key == "b":
-        target = index - 1 if by is None else before(by, index)
-        return (target, "") if target is not None and index > 0 else (index, "this is the first event")
-    if key == "r":
-        now = steps[index].state.round
-        later = next((i for i in range(index + 1, len(steps)) if steps[i].state.round > now), last)
-        return (later, "") if later > index else (index, "this is the last event")
-    if key == "q":
+    key = key.strip()
+    action = LINES.get(key, LINES.get(key.lower()) if key.lower() in ("n", "b") else None)
+    if action is not None:
+        return go(steps, index, action, by)
+    if key.lower() == "q":
         return None, ""
     if key.isdecimal():
         if 1 <= int(key) <= len(steps):
@@ -156,4 +176,4 @@ def move(steps: Sequence[Step], index: int, key: str, by: Sequence[int] | None =
     return index, f"unknown key {key!r}: {HELP}"
 
 
-HELP = "Enter or n next, b back, r next round, a number goes to that event, q quits"
+HELP = "Enter or n next, b back, t/T turn, r/R round, g/G first/last, a number: that event, q quits"

@@ -24,13 +24,15 @@ from rich.text import Text
 from bkref.game.catalog import SQUARES
 from bkref.game.engine import State
 from bkref.io.breakdown import final_breakdown
+from bkref.io.diagnostics import printable
 from bkref.io.referee import Step
 from bkref.views.narration import describe, stops_here
 from bkref.views.palette import PROBLEM_COLOUR, SEAT_COLOURS, SEAT_STYLES
 from bkref.views.scoreview import parchments, ranking
+from bkref.views.seenby import problems_seen
 from bkref.views.squares import changed_squares, seat_letters
 from bkref.views.svg import STYLE, board_layer, canvas, caption, marks, printed_cities, square
-from bkref.views.tables import harvest_table, players_table
+from bkref.views.tables import harvest_table, players_table, winners
 
 TOP = 24
 """Where the board's first row starts in the page's picture (below the column numbers)."""
@@ -85,27 +87,33 @@ class _Pool:
         return self.index[piece]
 
 
-def _event(steps: Sequence[Step], index: int, before: State) -> str:
-    """The event panel: the event in words, validate's text of its problems, where the log stops."""
+def _event(steps: Sequence[Step], index: int, before: State, seen_by: str | None) -> str:
+    """The event panel: who won (at the end), the event in words, validate's text of its problems,
+    where the log stops."""
     step = steps[index]
-    lines = describe(step, before)
-    out = [f'<p class="what">{escape(lines[0])}</p>']
+    lines = describe(step, before, seen_by)
+    final = step.state.final
+    out = []
+    if final is not None:  # at the top of the page: the breakdown is further down
+        others = "".join(f", {printable(p)} {final.players[p].total}" for p in final.ranking if p not in final.winners)
+        out.append(f'<p class="won">{escape(winners(step.state) + others)} (the breakdown is below)</p>')
+    out += [f'<p class="what">{escape(lines[0])}</p>']
     out += [f'<p class="more">{escape(line.strip())}</p>' for line in lines[1:]]
-    out += [f'<p class="problem">{escape(d.text())}</p>' for d in step.diagnostics]
+    out += [f'<p class="problem">{escape(d.text())}</p>' for d in problems_seen(step, seen_by)]
     end = stops_here(steps, index)
     if end is not None:
         out.append(f"<p>{escape(end)}</p>")
     return "".join(out)
 
 
-def _log_line(index: int, step: Step, words: str) -> str:
+def _log_line(index: int, step: Step, words: str, seen_by: str | None) -> str:
     bad = ' class="bad"' if step.diagnostics else ""
-    problems = "".join(f'<span class="problem">{escape(d.text())}</span>' for d in step.diagnostics)
+    problems = "".join(f'<span class="problem">{escape(d.text())}</span>' for d in problems_seen(step, seen_by))
     return f'<li id="e{index}" data-i="{index}"{bad}><b>{index + 1}</b> {escape(words)}{problems}</li>'
 
 
-def _data(steps: Sequence[Step], start: int) -> tuple[str, list[str]]:
-    """The script's data (JSON, safe inside a script element) and the log's lines."""
+def _data(steps: Sequence[Step], start: int, seen_by: str | None) -> tuple[str, list[str]]:
+    """The script's data (JSON, safe inside a script element) and the log's lines, as ``seen_by`` saw them if given."""
     square_drawings, overlays, panels = _Pool(), _Pool(), _Pool()
     harvests: list[str] = []
     first = steps[0].state
@@ -128,14 +136,14 @@ def _data(steps: Sequence[Step], start: int) -> tuple[str, list[str]]:
             {
                 "sq": [square_drawings(square(position, sq, seats, letters, TOP)) for sq in SQUARES],
                 "mk": overlays(marks(position, changed_squares(before, state), TOP)),
-                "pl": panels(table_html(players_table(state))),
+                "pl": panels(table_html(players_table(state, seen_by))),
                 "hv": len(state.harvests),
                 "fin": state.final is not None,
                 "at": caption(steps, index),
-                "ev": _event(steps, index, before),
+                "ev": _event(steps, index, before, seen_by),
             }
         )
-        log.append(_log_line(index, this, describe(this, before)[0]))
+        log.append(_log_line(index, this, describe(this, before, seen_by)[0], seen_by))
         before = state
     data = {
         "start": start,
@@ -171,6 +179,7 @@ button{font-size:14px;padding:2px 10px}
     + f"#log li.bad{{border-left:5px solid {PROBLEM_COLOUR}}}\n"
     + f".problem{{display:block;color:{PROBLEM_COLOUR};font-weight:bold}}\n"
     + """.what{font-weight:bold}
+.won{font-weight:bold;font-size:16px;margin:0 0 6px}
 .more{margin:2px 0 2px 16px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}
 caption{text-align:left;font-weight:bold;padding:4px 0}
@@ -242,9 +251,10 @@ go(D.start);
 """
 
 
-def page(steps: Sequence[Step], index: int, label: str) -> str:
-    """The whole replay of ``steps`` as one HTML page, opening at event ``index + 1``."""
-    data, log = _data(steps, index)
+def page(steps: Sequence[Step], index: int, label: str, seen_by: str | None = None) -> str:
+    """The whole replay of ``steps`` as one HTML page, opening at event ``index + 1``; with ``seen_by``,
+    the game as that player saw it (``bkref.views.seenby``): their own page."""
+    data, log = _data(steps, index, seen_by)
     svg, drawn_legend, _ = canvas(steps[0].state.players, TOP)
     board_svg = (
         svg
@@ -256,7 +266,7 @@ def page(steps: Sequence[Step], index: int, label: str) -> str:
         + drawn_legend
         + "</svg>"
     )
-    title = escape(label)
+    title = escape(label + (f", as {seen_by} saw it" if seen_by else ""))
     squares = json.dumps(list(SQUARES), separators=(",", ":"))
     return f"""<!DOCTYPE html>
 <html xmlns="http://www.w3.org/1999/xhtml" lang="en">

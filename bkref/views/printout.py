@@ -49,7 +49,7 @@ def position_printout(steps: Sequence[Step], index: int, label: str, seen_by: st
         Text(
             f"{printable(label)}: event {index + 1} of {len(steps)} (line {step.line})", no_wrap=True, overflow="ignore"
         ),
-        Text(stage(state), style="bold"),
+        Text(stage(state, step.event), style="bold"),
     ]
     lines = describe(step, before, seen_by)
     parts.append(Text(lines[0], style="bold"))

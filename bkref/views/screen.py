@@ -18,7 +18,7 @@ Nothing here reads keys or writes to the terminal: ``frame`` returns the lines t
 >>> con = Console(width=80, color_system=None, force_terminal=False)
 >>> lines = frame(con, steps, 4, "worked-example.jsonl", size=(80, 24), status=Text("keys"))
 >>> len(lines), lines[0]
-(24, 'event 5 of 23 · round 1, turn 2 of 6: exploration           worked-example.jsonl')
+(24, 'event 5 of 23 · round 1, turn 1 of 6: exploration           worked-example.jsonl')
 >>> for line in lines[1:7]:
 ...     print(line.rstrip())
 cid picks last for turn 1: every pick is revealed and played
@@ -32,6 +32,7 @@ cid picks last for turn 1: every pick is revealed and played
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
@@ -44,9 +45,9 @@ from bkref.views.boardtext import BOARD_LINES, board_text, legend_text
 from bkref.views.narration import describe, earlier_problems, stage, stops_here
 from bkref.views.navigation import state_before
 from bkref.views.palette import PROBLEM_STYLE, SEAT_STYLES
-from bkref.views.seenby import hidden_from, problems_seen
+from bkref.views.seenby import problems_seen
 from bkref.views.squares import changed_squares, seat_letters
-from bkref.views.tables import final_scores, harvest_table, in_reserve, supply, winners
+from bkref.views.tables import final_scores, hand_of, harvest_table, supply, winners
 from bkref.views.terminal import table
 
 HEADER_STYLE = "reverse"
@@ -54,7 +55,7 @@ HEADER_STYLE = "reverse"
 
 def header(steps: Sequence[Step], index: int, label: str, width: int, seen_by: str | None = None) -> Text:
     """Event n of N, round, turn and phase on the left; whose view and the log's name on the right, if they fit."""
-    left = f"event {index + 1} of {len(steps)} · {stage(steps[index].state)}"
+    left = f"event {index + 1} of {len(steps)} · {stage(steps[index].state, steps[index].event)}"
     room = width - len(left) - 2
     seen, label = f"as {printable(seen_by)}" if seen_by else "", printable(label)
     right = next((r for r in (f"{seen}  {label}".strip(), seen) if len(r) <= room), "")
@@ -105,8 +106,7 @@ def player_lines(state: State, seen_by: str | None) -> list[Text]:
     name_width = max((len(name) for name in names.values()), default=0)
     lines = []
     for i, p in enumerate(state.players):
-        hand = len(state.hands.get(p, ())) if state.phase == "exploring" else 0
-        reserve = in_reserve(state, p)
+        _, hand, reserve = hand_of(state, p, seen_by)
         line = Text(f" {letters[p]} ", SEAT_STYLES[i])
         line.append(
             f" {names[p]:<{name_width}} {_counted(len(state.position.controlled(p)), 'square', 3)}  hand {hand:>2}"
@@ -124,6 +124,21 @@ def _counted(n: int, one: str, digits: int) -> str:
     return f"{n:>{digits}} {one if n == 1 else one + 's'}" + (" " if n == 1 else "")
 
 
+@dataclass
+class Scroll:
+    """Where an open panel too long for the screen is scrolled to: its first line shown (``top``,
+    from 0), which ``frame`` keeps within the panel; and, as ``frame`` last drew it, the panel's
+    count of ``lines`` and how many of them show (``shown``)."""
+
+    top: int = 0
+    lines: int = 0
+    shown: int = 0
+
+
+BOARD_WIDTH = max(len(line) for line in board_text(State()).plain.splitlines())
+"""The board's width in columns: the row label and ten squares with the lava between them."""
+
+
 def frame(
     con: Console,
     steps: Sequence[Step],
@@ -134,33 +149,58 @@ def frame(
     status: Text,
     panel: RenderableType | None = None,
     seen_by: str | None = None,
+    scroll: Scroll | None = None,
 ) -> list[str]:
     """The ``size`` (columns, rows) screen after event ``index + 1``: exactly one string per row.
 
     Each string is the row as ``con`` renders it (with its escape codes on a terminal console).
+    A panel too long for the screen shows from the line ``scroll`` says, and where that is.
     """
     width, height = size
     state = steps[index].state
     top = _render(con, header(steps, index, label, width, seen_by), width)
     below = _render(con, panel, width) if panel is not None else []
-    players = player_lines(state, seen_by)
+    players = _one_line(player_lines(state, seen_by))
     room = height - 2 - BOARD_LINES - len(players) - len(below)
-    if panel is None or room >= 1:  # the panel, if any, fits below the board
+    if panel is None and (width < BOARD_WIDTH or room < 1):  # no room for the board: say so, not a cropped one
+        needs = f"{BOARD_WIDTH}x{2 + BOARD_LINES + len(players) + 1}"
+        told = _render(con, Text(f"{width}x{height} is too small for the board ({needs})", "reverse"), width)
+        room = height - 2 - len(told)
+        shown = players if room > len(players) else []
+        words = fit(event_lines(steps, index, seen_by), room - len(shown))
+        lines = top + told + _render(con, Group(*_one_line(words), *shown), width)[: max(room, 0)]
+    elif panel is None or room >= 1:  # the panel, if any, fits below the board
         words = fit(event_lines(steps, index, seen_by), max(room, 1))
-        for text in words:
-            text.no_wrap, text.overflow = True, "ellipsis"
-        shown = board_text(state, changed_squares(state_before(steps, index), state))
-        shown.no_wrap, shown.overflow = True, "crop"
-        lines = top + _render(con, Group(*words, shown, *players), width) + below
+        shown_board = board_text(state, changed_squares(state_before(steps, index), state))
+        shown_board.no_wrap, shown_board.overflow = True, "crop"
+        lines = top + _render(con, Group(*_one_line(words), shown_board, *players), width) + below
     else:  # in place of the event, the board and the players
-        lines = top + below
-        if len(lines) > height - 1:
-            more = Text("… the terminal is too small for the rest", "dim", no_wrap=True, overflow="ellipsis")
-            lines = lines[: height - 2] + _render(con, more, width)
+        lines = top + _window(con, below, height - 2, width, scroll or Scroll())
     lines = lines[: height - 1]
     lines += [""] * (height - 1 - len(lines))
     status.no_wrap, status.overflow = True, "ellipsis"
     return lines + _render(con, status, width)
+
+
+def _one_line(texts: list[Text]) -> list[Text]:
+    """``texts``, each cut to one line with an ellipsis."""
+    for text in texts:
+        text.no_wrap, text.overflow = True, "ellipsis"
+    return texts
+
+
+def _window(con: Console, lines: list[str], room: int, width: int, scroll: Scroll) -> list[str]:
+    """The lines of a panel that fit in ``room`` rows, from ``scroll.top`` (kept within the panel)."""
+    scroll.lines = len(lines)
+    if len(lines) <= room:
+        scroll.top, scroll.shown = 0, len(lines)
+        return lines
+    scroll.shown = max(room - 1, 1)
+    scroll.top = max(0, min(scroll.top, len(lines) - scroll.shown))
+    first, last = scroll.top + 1, scroll.top + scroll.shown
+    where = Text(f"lines {first}-{last} of {len(lines)}: j k scroll, d u by half a screen", "dim")
+    where.no_wrap, where.overflow = True, "ellipsis"
+    return lines[scroll.top : last] + _render(con, where, width)
 
 
 def _render(con: Console, renderable: RenderableType, width: int) -> list[str]:
@@ -180,13 +220,11 @@ def hands_panel(state: State, seen_by: str | None) -> RenderableType:
         note = "a 2-player reserve is face down; one card joins the hand at each pick" if state.reserves else ""
     out = table("player", "hand", "supply", "parchments", prose=("hand", "supply", "parchments"))
     for p in state.players:
-        hidden = hidden_from(p, seen_by)
-        cards = state.hands.get(p, []) if state.phase == "exploring" else []
-        hand = f"{len(cards)} cards" if hidden else ", ".join(cards) or "-"
-        reserve = in_reserve(state, p)
+        cards, size, reserve = hand_of(state, p, seen_by)
+        hand = f"{size} cards" if cards is None else ", ".join(cards) or "-"
         hand += f" (+{reserve} in reserve)" if reserve else ""
         held = state.parchments.get(p, [])
-        parchments = f"{len(held)} face down" if hidden and held else ", ".join(held) or "-"
+        parchments = f"{len(held)} face down" if cards is None and held else ", ".join(held) or "-"
         out.add_row(printable(p), hand, supply(state, p) if state.supply else "-", parchments)
     return Group(Text("hands, supplies and parchments", "bold"), out, Text(note, "dim"))
 

@@ -36,6 +36,7 @@ from bkref.io.referee import Step
 from bkref.views.narration import describe, stage
 from bkref.views.navigation import state_before
 from bkref.views.palette import LAVA_COLOUR, PROBLEM_COLOUR, SEAT_COLOURS, TERRAIN_FILLS
+from bkref.views.seenby import problems_seen
 from bkref.views.squares import FARM_CODES, TERRAIN, building_on, changed_squares, seat_letters
 
 CELL = 48
@@ -246,18 +247,19 @@ def canvas(players: Sequence[str], top: int) -> tuple[str, str, int]:
 def caption(steps: Sequence[Step], index: int) -> str:
     """Where a replay stands after event ``index + 1``, as the picture and the page head it."""
     step = steps[index]
-    return f"event {index + 1} of {len(steps)} (line {step.line}): {stage(step.state)}"
+    return f"event {index + 1} of {len(steps)} (line {step.line}): {stage(step.state, step.event)}"
 
 
-def picture(steps: Sequence[Step], index: int, label: str) -> str:
-    """The position after event ``index + 1`` of a replay as a standalone SVG document."""
+def picture(steps: Sequence[Step], index: int, label: str, seen_by: str | None = None) -> str:
+    """The position after event ``index + 1`` of a replay as a standalone SVG document; with
+    ``seen_by``, the event and its problems as that player saw them (``bkref.views.seenby``)."""
     step = steps[index]
     state = step.state
     before = state_before(steps, index)
-    where = caption(steps, index)
+    where = caption(steps, index) + (f", as {seen_by} saw it" if seen_by else "")
     lines = [("title", line) for line in wrap(label, LINE * 2 // 3)] + [("", where)]
-    lines += [("", line) for line in wrap(describe(step, before)[0], LINE)]
-    lines += [("problem", line) for d in step.diagnostics for line in wrap(d.text(), LINE)]
+    lines += [("", line) for line in wrap(describe(step, before, seen_by)[0], LINE)]
+    lines += [("problem", line) for d in problems_seen(step, seen_by) for line in wrap(d.text(), LINE)]
     title = [
         f'<text class="{kind}" x="{LEFT}" y="{18 + 16 * i}">{escape(line)}</text>'
         if kind

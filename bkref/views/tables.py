@@ -19,7 +19,7 @@ from bkref.game.fiefs import yield_of
 from bkref.game.words import count, joined
 from bkref.io.diagnostics import printable
 from bkref.views.palette import SEAT_STYLES
-from bkref.views.seenby import hidden_from
+from bkref.views.seenby import seen_hand
 from bkref.views.squares import seat_letters
 from bkref.views.terminal import table as table_of
 
@@ -38,12 +38,20 @@ def in_reserve(state: State, player: str) -> int:
     return len(state.reserves[player]) - (state.turn - 1) - (player in state.picks)
 
 
+def hand_of(state: State, player: str, seen_by: str | None) -> tuple[tuple[str, ...] | None, int, int]:
+    """``player``'s hand: its cards (None when hidden from ``seen_by``, ``seenby.seen_hand``), how many,
+    and how many cards wait in the reserve."""
+    if seen_by is not None:
+        return seen_hand(state, player, seen_by)
+    cards = tuple(state.hands.get(player, ())) if state.phase == "exploring" else ()
+    return cards, len(cards), in_reserve(state, player)
+
+
 def _hand(state: State, player: str, seen_by: str | None) -> str:
     if state.phase != "exploring":
         return "-"
-    cards = state.hands[player]
-    hand = count(len(cards), "card") if hidden_from(player, seen_by) else ", ".join(cards) or "-"
-    left = in_reserve(state, player)
+    cards, size, left = hand_of(state, player, seen_by)
+    hand = count(size, "card") if cards is None else ", ".join(cards) or "-"
     return hand + (f" (+{left} in reserve)" if left else "")
 
 
@@ -56,9 +64,9 @@ def players_table(state: State, seen_by: str | None = None) -> Table:
         "hand",
         "supply",
         "parchments",
-        "harvests",
+        "carrots",
         prose=("hand", "supply"),
-        numbers=("squares", "parchments", "harvests"),
+        numbers=("squares", "parchments", "carrots"),
     )
     letters = seat_letters(state.players)
     for i, p in enumerate(state.players):

@@ -32,8 +32,8 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from bkref.io.referee import Step
-from bkref.views.navigation import after, before, move, stops
-from bkref.views.screen import PANELS, frame, whole_event
+from bkref.views.navigation import go, move, stops
+from bkref.views.screen import PANELS, Scroll, frame, whole_event
 from bkref.views.terminal import table
 
 SEQUENCES = {
@@ -91,8 +91,8 @@ def parse(data: bytes) -> list[str]:
 KEYS: list[tuple[str, str]] = [
     ("→ n Space Enter", "next event (or turn or round, with --by)"),
     ("← b Backspace", "previous event (or turn or round)"),
-    ("↓ PgDn", "next turn: all its picks revealed"),
-    ("↑ PgUp", "previous turn"),
+    ("↓ PgDn t", "next turn: all its picks revealed"),
+    ("↑ PgUp T", "previous turn"),
     ("r", "next round's harvest"),
     ("R", "previous round's harvest"),
     ("Home g", "the first event"),
@@ -100,6 +100,7 @@ KEYS: list[tuple[str, str]] = [
     ("digits Enter, or : digits Enter", "that event"),
     ("h f s l", "hands, fiefs of the harvest, scores, legend"),
     ("e", "the whole event, when it does not fit"),
+    ("j k, d u", "scroll a long panel: a line, half a screen"),
     ("?", "these keys"),
     ("q Esc", "closes a panel; else quits"),
 ]
@@ -108,9 +109,13 @@ KEYS: list[tuple[str, str]] = [
 ACTIONS = {
     **{"right": "next", "n": "next", " ": "next", "enter": "next"},
     **{"left": "back", "b": "back", "backspace": "back"},
-    **{"down": "next turn", "pgdn": "next turn", "up": "previous turn", "pgup": "previous turn"},
+    **{"down": "next turn", "pgdn": "next turn", "t": "next turn"},
+    **{"up": "previous turn", "pgup": "previous turn", "T": "previous turn"},
     **{"r": "next round", "R": "previous round", "home": "start", "g": "start", "end": "end", "G": "end"},
 }
+
+SCROLLS = {"j": (1, 0), "k": (-1, 0), "d": (0, 1), "u": (0, -1)}
+"""The keys that scroll an open panel too long for the screen: by lines, and by halves of the screen."""
 
 PANEL_NAMES = {**{key: name for key, (name, _) in PANELS.items()}, "e": "the whole event", "?": "keys"}
 
@@ -130,8 +135,9 @@ class Viewer:
 
     def __init__(self, steps: Sequence[Step], index: int, by: str) -> None:
         self.steps, self.index, self.by = steps, index, by
-        self.stops = {"next": stops(steps, by), "turn": stops(steps, "turn"), "round": stops(steps, "round")}
+        self.stops = stops(steps, by)
         self.panel: str | None = None
+        self.scroll = Scroll()  # where the open panel is scrolled to, when it is too long for the screen
         self.typed: str | None = None  # the digits of an event number being typed
         self.note = ""
 
@@ -160,29 +166,27 @@ class Viewer:
             if self.panel is None:
                 return False
             self.panel = None
+            self.scroll = Scroll()
         elif key in PANEL_NAMES:
             self.panel = None if self.panel == key else key
+            self.scroll = Scroll()
+        elif key in SCROLLS and self.panel is not None:
+            lines, halves = SCROLLS[key]
+            self.scroll.top = max(0, self.scroll.top + lines + halves * max(self.scroll.shown // 2, 1))
         elif key in ACTIONS:
             self._go(ACTIONS[key])
         return True
+
+    def at(self, size: tuple[int, int]) -> tuple[object, ...]:
+        """Everything the screen of this ``size`` shows: when it changes, the screen is drawn again."""
+        return (self.index, self.panel, self.scroll.top, self.typed, self.note, size)
 
     def _goto(self, typed: str) -> tuple[int, str]:
         target, note = move(self.steps, self.index, typed)
         return (self.index if target is None else target), note
 
     def _go(self, action: str) -> None:
-        last = len(self.steps) - 1
-        if action in ("start", "end"):
-            self.index = 0 if action == "start" else last
-            return
-        name = action.split()[-1]
-        found = (before if action in ("back", "previous turn", "previous round") else after)(
-            self.stops["next" if name in ("next", "back") else name], self.index
-        )
-        if found is None:
-            self.note = "this is the first event" if self.index == 0 else "this is the last event"
-        else:
-            self.index = found
+        self.index, self.note = go(self.steps, self.index, action, self.stops)
 
     def status(self) -> Text:
         """The last line: the event number being typed, a note, the open panel, or the keys."""
@@ -276,7 +280,17 @@ def screen(con: Console, viewer: Viewer, label: str, size: tuple[int, int], seen
         content = whole_event(steps, index, seen_by)
     elif panel is not None:
         content = PANELS[panel][1](steps[index].state, seen_by)
-    return frame(con, steps, index, label, size=size, status=viewer.status(), panel=content, seen_by=seen_by)
+    return frame(
+        con,
+        steps,
+        index,
+        label,
+        size=size,
+        status=viewer.status(),
+        panel=content,
+        seen_by=seen_by,
+        scroll=viewer.scroll,
+    )
 
 
 def view(
@@ -298,10 +312,9 @@ def view(
         while True:
             columns, lines = os.get_terminal_size(out.fileno())
             size = (columns or 80, lines or 24)  # a terminal that does not say its size
-            now = (viewer.index, viewer.panel, viewer.typed, viewer.note, size)
-            if now != shown:
+            if viewer.at(size) != shown:
                 draw(out, screen(con, viewer, label, size, seen_by))
-                shown = now
+                shown = viewer.at(size)  # the panel's scroll as drawn, kept within the panel
             data = _read(keys, POLL)
             if data is None:
                 continue
