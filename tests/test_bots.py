@@ -20,7 +20,8 @@ import jsonschema
 import pytest
 
 from bkref.bots import program as programs
-from bkref.bots.program import BotFault, Engine
+from bkref.bots.engine import Engine
+from bkref.bots.program import BotFault
 from bkref.bots.protocol import protocol_schema
 from bkref.bots.seats import BotOptions
 from bkref.bots.simulate import simulate, to_jsonl, tournament

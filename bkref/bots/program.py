@@ -9,22 +9,7 @@ so a bot that stops reading, hangs, or floods its standard error (a file, or not
 cannot stall bkref. Every live process is also killed at exit (``atexit``), and on
 Linux when bkref dies (``PR_SET_PDEATHSIG``).
 
-``Engine`` is the small API for a bot author, as ``chess.engine.SimpleEngine`` is for UCI:
-
->>> import sys
->>> from pathlib import Path
->>> import bkref
->>> from bkref.bots.simulate import simulate
->>> from bkref.game.engine import State
->>> from bkref.game import moves
->>> state = State()
->>> for event in simulate(3, seed=1)[:2]:
-...     found = state.play(event)
->>> bot = [sys.executable, str(Path(bkref.__file__).parent.parent / "examples" / "bots" / "random_bot.py")]
->>> with Engine.open(bot) as engine:
-...     played = engine.ask(state, "ann", ms=5000)
->>> played.move in moves.picks(state, "ann"), engine.program.alive
-(True, False)
+``bkref.bots.engine.Engine`` drives one from Python, on any position.
 """
 
 from __future__ import annotations
@@ -41,7 +26,6 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import IO, Any, Final
 
 import msgspec
@@ -54,7 +38,6 @@ from bkref.bots.protocol import (
     Choice,
     Decide,
     Fault,
-    GameStart,
     Hello,
     Move,
     Quit,
@@ -62,7 +45,6 @@ from bkref.bots.protocol import (
     decode_reply,
     encode,
 )
-from bkref.game.engine import State
 
 HELLO_SECONDS: Final = 10.0
 QUIT_SECONDS: Final = 2.0
@@ -382,60 +364,3 @@ def stop_all() -> None:
     """Kill every bot process still running: at exit, however bkref ends."""
     for program in list(_LIVE):
         program.kill()
-
-
-# -- the API for bot authors ---------------------------------------------------------
-
-
-class Engine:
-    """A bot program driven from Python (see the module): ``Engine.open(command)``, then
-    ``ask(state, player, ms=...)`` for its move on any position, ``close()`` (or ``with``)."""
-
-    def __init__(self, program: Program) -> None:
-        self.program = program
-
-    @classmethod
-    def open(cls, command: Sequence[str], stderr: Path | None = None) -> Engine:
-        """Start ``command`` and exchange ``hello``; ``BotFault`` if it does not."""
-        program = Program(command, stderr)
-        program.start()
-        return cls(program)
-
-    @property
-    def name(self) -> str:
-        return self.program.name
-
-    @property
-    def version(self) -> str:
-        return self.program.version
-
-    def ask(self, state: State, player: str, ms: int = 5000, seed: int = 0) -> Played:
-        """``player``'s move on ``state`` as the bot chooses it (the decision due now): the move,
-        its ``info`` and the seconds it took; ``BotFault`` for a fault. The bot is sent the
-        game and the seat first (no seen events: the view holds the position)."""
-        from bkref.bots.seats import decision_of
-        from bkref.game.knowledge import view
-
-        kind, moves = decision_of(state, player)
-        self.program.send(GameStart(seat=player, players=list(state.players), rulings=state.rulings, seed=seed))
-        ((result),) = ask_all([(self.program, new_decide(self.program, kind, moves, view(state, player).struct(), ms))])
-        if isinstance(result, BotFault):
-            raise result
-        return Played(moves[result.index], result.info, result.seconds)
-
-    def close(self) -> None:
-        self.program.stop()
-
-    def __enter__(self) -> Engine:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
-        self.close()
-
-
-class Played(msgspec.Struct):
-    """A bot's move on a position (``Engine.ask``): the move, its ``info``, the seconds it took."""
-
-    move: Choice
-    info: Any
-    seconds: float
