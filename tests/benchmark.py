@@ -17,6 +17,9 @@ target (issues 6 and 15):
 - the time per line of a log padded with 200,000 blank and comment lines;
 - with ``--knowledge`` (instead of the rest), what a player's view costs at a decision beside
   the engine's time for an event, and a seen log beside validate (issue 26);
+- with ``--bots`` (instead of the rest), the round trip of one decision to an instant bot
+  program beside the same bytes through a pipe to a process that echoes them (target: at
+  most 2x), and the games/s of 4 instant bot programs, their processes reused (issue 27);
 - with ``--instructions``, the instructions one 4-player game costs validate and decode in
   each build, and their ratio, counted by valgrind's callgrind: the same on every run
   whatever the machine's load, where the timings vary.
@@ -388,6 +391,77 @@ def instruction_figures(commands: dict[str, list[str]], folder: Path) -> None:
         line(f"validate / decode, instructions ({kind})", f"{validate / decode:.2f} x")
 
 
+INSTANT_BOT = """import sys
+out = sys.stdout
+for line in sys.stdin:  # answers at once: the first move, its id read from the line as bkref writes it
+    if line.startswith('{"type":"decide"'):
+        out.write('{"type":"move","id":%s,"index":0}\\n' % line[22 : line.index(",", 22)]); out.flush()
+    elif line.startswith('{"type":"hello"'):
+        out.write('{"type":"hello","protocol":"bkbot/1","name":"instant","version":"1"}\\n'); out.flush()
+    elif line.startswith('{"type":"quit"'):
+        break
+"""
+ECHO = """import sys
+for line in sys.stdin:
+    sys.stdout.write(line); sys.stdout.flush()
+"""
+
+
+def bot_figures(folder: Path, games: int, repeat: int) -> None:
+    """One decision's round trip to an instant bot (a 4-player game's first pick, its view
+    included) beside the same bytes echoed through a pipe; then games/s of 4 instant bots."""
+    from bkref.bots.program import Program, ask_all, new_decide
+    from bkref.bots.seats import BotOptions
+    from bkref.bots.simulate import tournament
+    from bkref.game import moves
+    from bkref.game.engine import State
+    from bkref.game.knowledge import view
+
+    (folder / "instant.py").write_text(INSTANT_BOT)
+    (folder / "echo.py").write_text(ECHO)
+    state = State()
+    for event in simulate(4, seed=1)[:2]:
+        state.play(event)
+    options = moves.picks(state, "ann")
+    seen = view(state, "ann").struct()
+    bot = Program([sys.executable, str(folder / "instant.py")])
+    bot.start()
+    echo = subprocess.Popen([sys.executable, str(folder / "echo.py")], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert echo.stdin is not None and echo.stdout is not None
+    line = msgspec.json.encode(new_decide(bot, "pick", options, seen, 5000)) + b"\n"
+    rounds = 1000
+
+    def ask() -> None:
+        for _ in range(rounds):
+            ask_all([(bot, new_decide(bot, "pick", options, seen, 5000))])
+
+    def echoed() -> None:
+        for _ in range(rounds):
+            echo.stdin.write(line)  # type: ignore[union-attr]
+            echo.stdin.flush()  # type: ignore[union-attr]
+            echo.stdout.readline()  # type: ignore[union-attr]
+
+    trip, piped = best_in_turn(repeat, ask, echoed)
+    bot.stop()
+    echo.stdin.close()
+    echo.wait()
+    print(
+        f"one decision's round trip to an instant bot: {trip / rounds * 1e6:.0f} us "
+        f"({len(line)} bytes, {len(options)} moves and the view); the same bytes echoed through a pipe: "
+        f"{piped / rounds * 1e6:.0f} us; ratio {trip / piped:.2f} (target at most 2)"
+    )
+    spec = f"cmd:{sys.executable} {folder / 'instant.py'}"
+    start = time.perf_counter()
+    for _ in tournament((4, 0, [spec]), games, bots=BotOptions()):
+        pass
+    took = time.perf_counter() - start
+    python = best_in_turn(1, lambda: [simulate(4, seed) for seed in range(games)])[0]
+    print(
+        f"{games} 4-player games of 4 instant bot programs, processes reused: {games / took:.1f} games/s "
+        f"({took / games * 1000:.0f} ms a game; the random policy in-process: {python / games * 1000:.0f} ms a game)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per player count (default 40)")
@@ -395,6 +469,7 @@ def main() -> None:
     parser.add_argument(
         "--knowledge", action="store_true", help="only the view and seen-log figures (issue 26), in this process"
     )
+    parser.add_argument("--bots", action="store_true", help="only the bot program figures (issue 27), in this process")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process's folder
     parser.add_argument(
         "--instructions", action="store_true", help="also count instructions with valgrind (a few minutes)"
@@ -413,6 +488,10 @@ def main() -> None:
     if args.throughput:
         throughput(args.throughput, args.repeat)
         cold_start(args.repeat)
+        return
+    if args.bots:
+        with tempfile.TemporaryDirectory() as tmp:
+            bot_figures(Path(tmp), args.games, args.repeat)
         return
     if args.knowledge:
         with tempfile.TemporaryDirectory() as tmp:

@@ -18,7 +18,7 @@ from bkref.game.events import Pick
 from bkref.io.referee import check
 
 FIRST = """
-def first(state, moves, rng):
+def first(view, moves, rng):
     return moves[0]
 """
 
@@ -170,7 +170,7 @@ def test_the_library_speaks_of_its_own_parameters(args: tuple, fields: tuple, wo
 HELPER = """import json
 def helper(text):
     return json.loads(text)
-def first(state, moves, rng):
+def first(view, moves, rng):
     raise ValueError("two" + chr(10) + "lines" + chr(27) + "[2J")
 def deep(state, moves, rng):
     return helper("{")
@@ -229,3 +229,58 @@ def test_debug_across_processes(bkref, tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert f'File "{bots}", line 3, in helper\n' in result.stderr
     assert result.stderr.splitlines()[-1].startswith(f"bkref: error: policy {bots}:deep raised JSONDecodeError")
+
+
+NOISY = """print("loading...")
+def play(view, moves, rng):
+    print("thinking...", view.player, view.round, view.turn, len(view.hand), view.deck)
+    return moves[-1]
+"""
+
+
+def test_what_a_policy_prints_goes_to_standard_error_never_into_the_log(tmp_path: Path) -> None:
+    """``bkref simulate ... --policy noisy.py:play | bkref validate -`` reads only the log."""
+    noisy = write(tmp_path, "noisy.py", NOISY)
+    made = subprocess.run(
+        [sys.executable, "-m", "bkref", "simulate", "--players", "2", "--seed", "1", "--policy", f"{noisy}:play"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert made.returncode == 0, made.stderr
+    assert made.stderr.startswith("loading...\nthinking... ann 1 1 11 ")
+    checked = subprocess.run(
+        [sys.executable, "-m", "bkref", "validate", "-"], input=made.stdout, capture_output=True, text=True, timeout=60
+    )
+    assert checked.returncode == 0, checked.stdout
+
+
+def test_a_policy_is_given_the_players_view_not_the_state(tmp_path: Path) -> None:
+    source = (
+        "from bkref.game.knowledge import View\n"
+        "def play(view, moves, rng):\n"
+        "    assert type(view) is View and not hasattr(view, 'hands') and not hasattr(view, 'play')\n"
+        "    assert getattr(moves[0], 'player', view.player) == view.player == 'bob'  # bob's own\n"
+        "    return moves[0]\n"
+    )
+    spec = f"{write(tmp_path, 'viewer.py', source)}:play"
+    events = simulate(3, seed=2, policy=["random", spec, "random"])
+    assert check(write(tmp_path, "g.jsonl", to_jsonl(events))).status == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ("moves[0].keep.append('A1')\n    return moves[0]", "changed the legal moves it was given at ann's pick"),
+        ("moves.clear()\n    return None", "returned None, which is not one of the 66 legal moves"),
+        ("raise SystemExit(3)", "raised SystemExit: 3 ({path}:2) at ann's pick"),
+    ],
+)
+def test_a_policy_cannot_change_the_game(bkref, tmp_path: Path, body: str, words: str) -> None:
+    """Changing a move it was given or the list, or exiting: one error line, exit 2."""
+    path = write(tmp_path, "bad.py", f"def play(view, moves, rng):\n    {body}\n")
+    result = bkref("simulate", "--players", 3, "--seed", 1, "--policy", f"{path}:play", "-o", tmp_path / "g.jsonl")
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert words.format(path=path) in result.stderr
+    assert not (tmp_path / "g.jsonl").exists()

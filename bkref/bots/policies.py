@@ -2,16 +2,20 @@
 
 The protocol
 ------------
-A policy is a function ``policy(state, moves, rng) -> move``:
+A policy is a function ``policy(view, moves, rng) -> move``:
 
-- ``state`` is the live ``bkref.game.engine.State`` (read it, never change it: look
-  ahead on ``state.copy()`` or with ``bkref.game.engine.apply``);
+- ``view`` is what the deciding player knows of the game now (RULES.md I1-I6): a
+  read-only ``bkref.game.knowledge.View`` (``view.hand``, ``view.supply(p)``,
+  ``view.squares(p)``, ``view.owner``, ``view.deck``, ...; ``view.position()`` is a copy
+  of the board to look ahead on with ``bkref.game.fiefs``). Never the game's state: the
+  deck, the other hands and parchments are not in it;
 - ``moves`` is the non-empty list of legal moves of one decision, from
-  ``bkref.game.moves``, in a fixed order;
+  ``bkref.game.moves``, in a fixed order (copies: changing them changes nothing);
 - ``rng`` is the game's ``random.Random``, seeded by the game's seed: draw any randomness
   from it (not from the ``random`` module) and the same seed gives the same game;
 - it returns one element of ``moves`` (compared with ``==``): anything else stops the
-  game with a ``PolicyError`` naming the policy and the position.
+  game with a ``PolicyError`` naming the policy and the position. What it prints goes to
+  standard error, never into the log.
 
 The decisions, by what ``moves`` holds:
 
@@ -24,7 +28,9 @@ The decisions, by what ``moves`` holds:
 - ``End`` events: the copy choices (E7) of the seats the policy plays.
 
 A policy given for several seats decides construction and the end for all of them at
-once; with one policy per seat, each seat's policy decides for that seat.
+once, with the view of the first of them (all it decides on is public by then: the
+board, the supplies, and at the end every parchment); with one policy per seat, each
+seat's policy decides for that seat.
 
 ``load(spec)`` finds a policy: ``random`` or ``greedy`` (bundled, below),
 ``PKG.MODULE:FUNC`` (an importable module) or ``path/to/file.py:FUNC``.
@@ -47,16 +53,19 @@ from typing import Any, TypeVar
 
 from bkref.bots.errors import OptionError, PolicyError, traceback_of
 from bkref.game.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS
-from bkref.game.engine import State, apply
+from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick
 from bkref.game.fiefs import fiefs, yield_of
-from bkref.game.moves import builds_at_construction
+from bkref.game.knowledge import View
+from bkref.game.moves import placements
 from bkref.game.position import Position
+from bkref.game.results import Fief
+from bkref.game.scoring import final_score
 from bkref.io.diagnostics import printable
 
 Choice = Pick | Build | Harvest | End | None
 """One choice of a decision: ``None`` is "place nothing more" in construction."""
-Policy = Callable[[State, Sequence[Choice], random.Random], Choice]
+Policy = Callable[[View, Sequence[Choice], random.Random], Choice]
 
 T = TypeVar("T")
 Outlook = tuple[int, int]
@@ -65,7 +74,7 @@ Outlook = tuple[int, int]
 # -- the bundled policies ------------------------------------------------------------
 
 
-def random_policy(state: State, moves: Sequence[Choice], rng: random.Random) -> Choice:
+def random_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Choice:
     """``random``: every decision uniform among its legal options.
 
     In construction: uniform over the (player, building) pairs that can be placed and
@@ -83,50 +92,58 @@ def random_policy(state: State, moves: Sequence[Choice], rng: random.Random) -> 
     return rng.choice(moves)
 
 
-def greedy_policy(state: State, moves: Sequence[Choice], rng: random.Random) -> Choice:
+def greedy_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Choice:
     """``greedy``: the option that raises the player's harvest the most; ties by ``rng``.
 
+    It reads only its view, and looks ahead on a copy of the board (``view.position()``).
     A pick is valued by what its territory cards add to the player's fiefs now, plus
     what its buildings would add if placed now at their best square; with 2 players the
     discard is the card worth least to the player. Construction places, one at a time,
     the building that gains its owner the most, and stops when none gains anything.
-    Trading posts declare the best resources, copy cards copy the best parchment.
+    Trading posts declare the best resources; copy cards copy the parchment that scores
+    the copiers most (E7; a colonist counting the camps on the board).
     """
     first = moves[0]
     if isinstance(first, Pick):
-        return _greedy_pick(state, first.player, moves, rng)  # type: ignore[arg-type]
+        return _greedy_pick(view, first.player, moves, rng)  # type: ignore[arg-type]
     if isinstance(first, Build):
-        return _greedy_build(state, moves, rng)
+        return _greedy_build(view, moves, rng)
     if isinstance(first, Harvest):
-        return _greedy_declare(state, moves, rng)  # type: ignore[arg-type]
-    return _greedy_end(state, moves, rng)  # type: ignore[arg-type]
+        return _greedy_declare(view, moves, rng)  # type: ignore[arg-type]
+    return _greedy_end(view, moves, rng)  # type: ignore[arg-type]
 
 
 BUNDLED: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}
 
 
-def outlook(state: State, player: str) -> Outlook:
-    """What ``player`` would harvest now, then the sum of their fiefs' strength and wealth.
-
-    The second figure ranks moves that harvest nothing yet but build towards it.
-    """
-    return _outlook(state.position, player)
-
-
-def _outlook(position: Position, player: str) -> Outlook:
+def outlook(position: Position, player: str) -> Outlook:
+    """What ``player`` would harvest in ``position`` now, then the sum of their fiefs' strength
+    and wealth. The second figure ranks moves that harvest nothing yet but build towards it."""
     mine = fiefs(position, player)
     return yield_of(mine), sum(f.strength + f.wealth for f in mine)
 
 
-def built_outlook(after: State, build: Build) -> Outlook:
+def placed(position: Position, build: Build) -> Position:
+    """A copy of ``position`` with ``build`` placed (C3-C6), unchecked: to look ahead on."""
+    after = position.copy()
+    for sq in build.at:
+        after.building[sq] = build.card
+    if CARDS[build.card].kind == "sky_tower":
+        after.towers.append((build.at[0], build.at[1]))
+    elif CARDS[build.card].kind == "camp":
+        after.claim(build.at[0], build.player)
+    return after
+
+
+def built_outlook(after: Position, build: Build) -> Outlook:
     """The builder's ``outlook`` after ``build``; a new trading post at its best declaration (H1)."""
     if build.card != "trading_post":
         return outlook(after, build.player)
     outlooks = []
     for resource in BASIC_RESOURCES:
-        position = after.position.copy()
+        position = after.copy()
         position.declared[build.at[0]] = resource
-        outlooks.append(_outlook(position, build.player))
+        outlooks.append(outlook(position, build.player))
     return max(outlooks)
 
 
@@ -145,24 +162,30 @@ def _best(rng: random.Random, options: Sequence[T], key: Callable[[T], Any]) -> 
     return rng.choice([option for option, k in zip(options, keys) if k == top])
 
 
-def _building_value(state: State, player: str, card: str, before: Outlook) -> Outlook:
-    """The most ``card`` would add to ``player``'s outlook if it were built now (0 if nothing)."""
-    gains = [_gain(built_outlook(after, build), before) for build, after in builds_at_construction(state, player, card)]
+def _building_value(now: Position, player: str, card: str, before: Outlook) -> Outlook:
+    """The most ``card`` would add to ``player``'s outlook if it were placed now (0 if nothing)."""
+    gains = []
+    for at in placements(now, player, card):
+        build = Build(round=0, player=player, card=card, at=at)
+        gains.append(_gain(built_outlook(placed(now, build), build), before))
     return max([(0, 0), *gains])
 
 
-def _greedy_pick(state: State, player: str, options: Sequence[Pick], rng: random.Random) -> Pick:
-    before = outlook(state, player)
+def _greedy_pick(view: View, player: str, options: Sequence[Pick], rng: random.Random) -> Pick:
+    now = view.position()
+    before = outlook(now, player)
     cards = sorted({c for pick in options for c in pick.keep + (pick.discard or [])})
-    buildings = {c: _building_value(state, player, c, before) for c in cards if CARDS[c].is_building}
+    buildings = {c: _building_value(now, player, c, before) for c in cards if CARDS[c].is_building}
     claims: dict[tuple[str, ...], Outlook] = {}
 
     def value(kept: list[str]) -> Outlook:
         squares = tuple(c for c in kept if CARDS[c].kind == "territory")
         if squares not in claims:
-            claimed = state.copy()
-            for square in squares:
-                claimed.play_card(player, square)  # P1, as the engine plays it
+            claimed = now.copy()
+            for square in squares:  # P1, as the engine plays it: a camp there leaves
+                if claimed.building.get(square, "").startswith("camp"):
+                    del claimed.building[square]
+                claimed.claim(square, player)
             claims[squares] = _gain(outlook(claimed, player), before)
         total = claims[squares]
         for c in kept:
@@ -176,10 +199,11 @@ def _greedy_pick(state: State, player: str, options: Sequence[Pick], rng: random
     return _best(rng, options, key)
 
 
-def _greedy_build(state: State, options: Sequence[Choice], rng: random.Random) -> Build | None:
-    before = {p: outlook(state, p) for p in state.players}
+def _greedy_build(view: View, options: Sequence[Choice], rng: random.Random) -> Build | None:
+    now = view.position()
+    before = {p: outlook(now, p) for p in view.players}
     moves = [
-        (build, _gain(built_outlook(apply(state, build)[0], build), before[build.player]))
+        (build, _gain(built_outlook(placed(now, build), build), before[build.player]))
         for build in options
         if isinstance(build, Build)
     ]
@@ -189,29 +213,42 @@ def _greedy_build(state: State, options: Sequence[Choice], rng: random.Random) -
     return _best(rng, moves, lambda move: move[1])[0]
 
 
-def _greedy_declare(state: State, options: Sequence[Harvest], rng: random.Random) -> Harvest:
+def _greedy_declare(view: View, options: Sequence[Harvest], rng: random.Random) -> Harvest:
+    now = view.position()
+
     def harvest(option: Harvest) -> int:
         ((player, declared),) = option.trading_posts.items()
-        position = state.position.copy()
+        position = now.copy()
         position.declared = dict(declared)
-        return _outlook(position, player)[0]
+        return outlook(position, player)[0]
 
     return _best(rng, options, harvest)
 
 
-def _greedy_end(state: State, options: Sequence[End], rng: random.Random) -> End:
+def _greedy_end(view: View, options: Sequence[End], rng: random.Random) -> End:
+    revealed = view.revealed
+    assert revealed is not None  # the end is decided after the reveal (E1)
+    public = State()  # what every player knows at the end (I6): the board and the parchments
+    public.seat(view.players)
+    public.rulings = view.rulings
+    public.position = view.position()
+    public.parchments = {p: list(cards) for p, cards in revealed.items()}
+    camps = [public.position.owner[sq] for sq, card in view.buildings.items() if CARDS[card].kind == "camp"]
+    public.camps_played = public.camps_placed = {p: camps.count(p) for p in view.players}  # those in sight
+    public.harvests = [{p: [Fief((), 0, (), view.carrots(p))] for p in view.players}]  # the four, as one
+
     def copiers_total(end: End) -> int:
-        final = apply(state, _with_all_copies(state, end))[0].final
-        assert final is not None
+        public.copies = _with_all_copies(public.parchments, end).copies
+        final = final_score(public, explain=False)
         return sum(final.players[p].total for p in end.copies)
 
     return _best(rng, options, copiers_total)
 
 
-def _with_all_copies(state: State, end: End) -> End:
-    """``end`` with every other copy card copying nothing, so that the engine can score it."""
+def _with_all_copies(parchments: dict[str, list[str]], end: End) -> End:
+    """``end`` with every other copy card copying nothing, so that it can be scored."""
     copies: dict[str, dict[Any, Any]] = {
-        p: dict.fromkeys(sorted(COPY_CARDS.intersection(state.parchments[p]))) for p in state.players
+        p: dict.fromkeys(sorted(COPY_CARDS.intersection(c))) for p, c in parchments.items()
     }
     for p, chosen in end.copies.items():
         copies[p].update(chosen)

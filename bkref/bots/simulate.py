@@ -28,7 +28,9 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import random
+import sys
 import traceback
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
@@ -37,11 +39,13 @@ import msgspec
 
 from bkref.bots.errors import OptionError, PolicyError, SimulationError, traceback_of
 from bkref.bots.policies import BUNDLED, Choice, Policy, load
+from bkref.bots.seats import BotOptions, ProgramSeat, command_of, decide, is_program, own_parts
 from bkref.game import moves
 from bkref.game.catalog import CARDS
 from bkref.game.engine import State, apply
 from bkref.game.events import FORMAT, End, Event, Game, Harvest
 from bkref.game.fiefs import yield_of
+from bkref.game.knowledge import view
 from bkref.io.diagnostics import printable
 
 PLAYER_IDS: Final = ("ann", "bob", "cid", "dee")
@@ -67,15 +71,35 @@ def check_options(players: int, seed: int, policies: Sequence[str]) -> None:
         raise OptionError("seed", seed, "a whole number from 0 up")
     if len(policies) not in (1, players):
         raise OptionError("policy", len(policies), f"1 or {players} policies (one for every seat, or one per seat)")
+    for spec in policies:
+        if is_program(spec):
+            try:
+                command = command_of(spec)
+            except ValueError as error:
+                raise OptionError("policy", spec, f"cmd: then a command line ({error})") from None
+            if not command:
+                raise OptionError("policy", spec, "cmd: then a command line")
 
 
-def simulate(players: int, seed: int, policy: str | Sequence[str] = "random") -> list[Event]:
+def simulate(
+    players: int,
+    seed: int,
+    policy: str | Sequence[str] = "random",
+    *,
+    bots: BotOptions | None = None,
+    deck: Sequence[str] | None = None,
+    seats: dict[str, ProgramSeat] | None = None,
+) -> list[Event]:
     """Every event of one complete legal game of ``players`` players (see the module).
 
     ``policy`` names one policy for every seat, or one per seat (see
-    ``bkref.bots.policies.load``). Raises ``OptionError`` for arguments that make no
-    game (``check_options``), and ``PolicyError`` when a policy cannot be loaded or
-    breaks the protocol (both ``ValueError``).
+    ``bkref.bots.policies.load``; ``cmd:COMMAND ARGS...`` is a bot program, run as
+    ``bots`` says, ``bkref.bots.seats``). ``deck`` deals those cards instead of a
+    shuffled deck. ``seats`` holds the program seats of a run (``program_seats``), to
+    reuse their processes; without it they are started and stopped for this game.
+    Raises ``OptionError`` for arguments that make no game (``check_options``), and
+    ``PolicyError`` when a policy cannot be loaded or breaks the protocol (both
+    ``ValueError``).
 
     >>> simulate(5, 1)
     Traceback (most recent call last):
@@ -84,9 +108,24 @@ def simulate(players: int, seed: int, policy: str | Sequence[str] = "random") ->
     """
     specs = [policy] if isinstance(policy, str) else list(policy)
     check_options(players, seed, specs)
-    seats = PLAYER_IDS[:players]
-    chosen = dict(zip(seats, specs * players if len(specs) == 1 else specs))
-    return _Game(seats, chosen, random.Random(seed)).play(seed, specs[0] if len(specs) == 1 else specs)
+    chosen = dict(zip(PLAYER_IDS[:players], specs * players if len(specs) == 1 else specs))
+    with contextlib.ExitStack() as stack:
+        if seats is None:
+            seats = stack.enter_context(program_seats(chosen, bots or BotOptions()))
+        game = _Game(list(chosen), chosen, random.Random(seed), seats)
+        return game.play(seed, specs[0] if len(specs) == 1 else specs, deck)
+
+
+@contextlib.contextmanager
+def program_seats(specs: dict[str, str], options: BotOptions) -> Iterator[dict[str, ProgramSeat]]:
+    """The program seats of ``specs`` (player to policy), for every game of a run: each one's
+    process is stopped when the run ends, however it ends."""
+    seats = {p: ProgramSeat(spec, p, options) for p, spec in specs.items() if is_program(spec)}
+    try:
+        yield seats
+    finally:
+        for seat in seats.values():
+            seat.close()
 
 
 def to_jsonl(events: Iterable[Event]) -> str:
@@ -111,9 +150,12 @@ def game_name(players: int, seed: int) -> str:
     return f"{players}p-seed-{seed:06d}.jsonl"
 
 
-def tournament(game: tuple[int, int, Sequence[str]], games: int, jobs: int = 1) -> Iterator[tuple[str, str]]:
+def tournament(
+    game: tuple[int, int, Sequence[str]], games: int, jobs: int = 1, bots: BotOptions | None = None
+) -> Iterator[tuple[str, str]]:
     """``games`` games from ``game``'s seed on, played in ``jobs`` processes: each one's file
-    name (``game_name``) and log (``log_of``), in seed order.
+    name (``game_name``) and log (``log_of``), in seed order. With bot programs, the games
+    are played in this process, each program's process reused from one game to the next.
 
     >>> [name for name, _ in tournament((2, 7, ["random"]), 2)]
     ['2p-seed-000007.jsonl', '2p-seed-000008.jsonl']
@@ -122,6 +164,12 @@ def tournament(game: tuple[int, int, Sequence[str]], games: int, jobs: int = 1) 
 
     players, first, policies = game
     seeds = range(first, first + games)
+    if any(is_program(spec) for spec in policies):
+        chosen = dict(zip(PLAYER_IDS[:players], list(policies) * players if len(policies) == 1 else policies))
+        with program_seats(chosen, bots or BotOptions()) as seats:
+            for seed in seeds:
+                yield game_name(players, seed), to_jsonl(simulate(players, seed, policies, bots=bots, seats=seats))
+        return
     logs = Local(jobs).map(log_of, [(players, seed, policies) for seed in seeds])
     for seed, log in zip(seeds, logs, strict=True):
         yield game_name(players, seed), log
@@ -131,15 +179,29 @@ def tournament(game: tuple[int, int, Sequence[str]], games: int, jobs: int = 1) 
 
 
 class _Game:
-    """One simulated game: the live state, the events so far, each seat's policy."""
+    """One simulated game: the live state, the events so far, each seat's policy or program."""
 
-    def __init__(self, players: Sequence[str], specs: dict[str, str], rng: random.Random) -> None:
+    def __init__(
+        self, players: Sequence[str], specs: dict[str, str], rng: random.Random, seats: dict[str, ProgramSeat]
+    ) -> None:
         self.players = list(players)
         self.specs = specs
-        loaded = {spec: load(spec) for spec in dict.fromkeys(specs.values())}
-        self.policy: dict[str, Policy] = {p: loaded[spec] for p, spec in specs.items()}
-        self.groups = [[p for p in self.players if specs[p] == spec] for spec in loaded]
-        """The seats of each policy, in seat order of its first seat: one group per policy."""
+        self.programs = seats
+        """The seats played by bot programs."""
+        python = [spec for spec in dict.fromkeys(specs.values()) if not is_program(spec)]
+        with contextlib.redirect_stdout(sys.stderr):  # what a policy's module prints as it loads
+            loaded = {spec: load(spec) for spec in python}
+        self.policy: dict[str, Policy] = {p: loaded[spec] for p, spec in specs.items() if spec in loaded}
+        self.groups = [
+            group
+            for spec in dict.fromkeys(specs.values())
+            for group in (
+                [[p] for p in seats if specs[p] == spec]
+                if is_program(spec)
+                else [[p for p in self.players if specs[p] == spec]]
+            )
+        ]
+        """The seats of each Python policy, and each program seat alone, in seat order of their first seat."""
         self.rng = rng
         self.state = State()
         self.events: list[Event] = []
@@ -154,59 +216,144 @@ class _Game:
                 f"{rule} {message}"
             )
         self.events.append(event)
+        for seat in self.programs.values():
+            seat.observe(event)
 
     def ask(self, player: str, options: Sequence[Choice], what: str) -> Choice:
-        """``player``'s policy's choice among ``options``; ``PolicyError`` if it breaks the protocol."""
+        """``player``'s policy's choice among ``options``; ``PolicyError`` if it breaks the protocol.
+
+        The policy gets a view of its own (``player``'s) and the options, and what it prints goes to standard
+        error; a policy that changes the options it was given breaks the protocol.
+        """
         spec = self.specs[player]
         where = f"{what} {self.state.where()} (event {len(self.events) + 1})"
         policy = self.policy[player]
+        before = msgspec.json.encode(options)
         try:
-            move = policy(self.state, options, self.rng)
-        except (Exception, SystemExit) as error:  # the policy is the user's code: any exception is its error
+            with contextlib.redirect_stdout(sys.stderr):
+                move = policy(view(self.state, player), list(options), self.rng)
+            index = _index_of(move, options)
+        except (Exception, SystemExit) as error:  # the policy is the user's code: anything it raises is its error
             raised = f"{type(error).__name__}: {printable(str(error))}{_line_of(policy, error)}"
             raise PolicyError(
                 f"policy {spec} raised {raised} at {where}",
                 spec=spec,
                 traceback=traceback_of(error),
             ) from None
-        if move not in options:
+        if msgspec.json.encode(options) != before:
+            raise PolicyError(f"policy {spec} changed the legal moves it was given at {where}", spec=spec)
+        if index is None:
             raise PolicyError(
-                f"policy {spec} returned {printable(repr(move)[:200])}, which is not one of the "
+                f"policy {spec} returned {printable(_shown(move))}, which is not one of the "
                 f"{len(options)} legal moves at {where}",
                 spec=spec,
             )
-        return move
+        return options[index]
 
-    def play(self, seed: int, policy: str | list[str]) -> list[Event]:
+    def play(self, seed: int, policy: str | list[str], dealt: Sequence[str] | None = None) -> list[Event]:
         deck = [card.id for card in CARDS.values() for _ in range(card.copies)]
         self.rng.shuffle(deck)
-        meta = {"generator": "bkref simulate", "seed": seed, "policy": policy}
-        self.emit(Game(format=FORMAT, players=self.players, deck=deck, meta=meta))
+        meta: dict[str, Any] = {"generator": "bkref simulate", "seed": seed, "policy": policy}
+        if dealt is not None:
+            deck = list(dealt)
+            meta["deck"] = "given"
+        game = Game(format=FORMAT, players=self.players, deck=deck, meta=meta)
+        self.emit(game)
+        for seat in self.programs.values():
+            seat.begin(self.state, seed, game)
+        try:
+            self._play()
+        except BaseException:
+            for seat in self.programs.values():
+                seat.over(self.state, self.events, aborted=True)
+            raise
+        for seat in self.programs.values():
+            seat.over(self.state, self.events)
+        if self.programs:
+            meta["bots"] = {p: seat.record() for p, seat in self.programs.items()}
+            self.events[0] = msgspec.structs.replace(game, meta=meta)
+        return self.events
+
+    def _play(self) -> None:
         state = self.state
         while state.due().kind == "deal":
             self.emit(moves.deal(state))
             while state.due().kind in ("pick", "draw"):
-                for player in self.players:
-                    self.emit(self.ask(player, moves.picks(state, player), f"{player}'s pick"))
+                self.explore()
                 while state.pending:
                     self.emit(moves.draw(state))
+            self.camps()
             for group in self.groups:
+                if group[0] in self.programs:
+                    self.program_builds(group[0])
+                    continue
                 while options := [build for p in group for build in moves.builds(state, p)]:
                     build = self.ask(group[0], [*options, None], f"the construction of {', '.join(group)}")
                     if build is None:
                         break
                     self.emit(build)
             self.emit(self.harvest())
+            if state.phase == "ending":
+                for seat in self.programs.values():
+                    seat.reveal(state)
         self.emit(self.end())
-        return self.events
+
+    def explore(self) -> None:
+        """One turn's picks: the programs asked at once (they think in parallel), then the policies;
+        every pick played in seat order."""
+        state = self.state
+        asks = []
+        for p, seat in self.programs.items():
+            seat.hand(state)
+            asks.append((seat, "pick", moves.picks(state, p)))
+        chosen = dict(zip(self.programs, decide(state, asks, len(self.events) + 1))) if asks else {}
+        for player in self.players:
+            if player in chosen:
+                self.emit(chosen[player])
+            else:
+                self.emit(self.ask(player, moves.picks(state, player), f"{player}'s pick"))
+
+    def camps(self) -> None:
+        """The camps of program seats first, in ascending priority (C7): each asked once."""
+        state = self.state
+        camps = sorted(
+            (CARDS[c].priority, p, c)
+            for p in self.programs
+            for c, n in state.supply[p].items()
+            if n > 0 and CARDS[c].kind == "camp"
+        )
+        for _, p, c in camps:
+            options: list[Choice] = [*moves.builds(state, p, c), None]
+            (build,) = decide(state, [(self.programs[p], "camp", options)], len(self.events) + 1)
+            if build is not None:
+                self.emit(build)
+
+    def program_builds(self, player: str) -> None:
+        """A program seat's builds (its camps were asked before), asked again until it answers null."""
+        state = self.state
+        while True:
+            options: list[Choice] = [b for b in moves.builds(state, player) if CARDS[b.card].kind != "camp"]
+            (build,) = decide(state, [(self.programs[player], "build", [*options, None])], len(self.events) + 1)
+            if build is None:
+                return
+            self.emit(build)
 
     def harvest(self) -> Harvest:
         state = self.state
         declared = {}
-        for p in moves.trading_posts(state):
-            chosen = self.ask(p, moves.declarations(state, p), f"{p}'s trading post declarations")
-            assert isinstance(chosen, Harvest)
-            declared.update(chosen.trading_posts)
+        posts = moves.trading_posts(state)
+        asks = [(self.programs[p], "harvest", moves.declarations(state, p)) for p in posts if p in self.programs]
+        chosen: dict[str, Choice] = {}
+        if asks:
+            chosen = dict(zip([s.player for s, _, _ in asks], decide(state, asks, len(self.events) + 1)))
+        for p in posts:
+            answer = (
+                chosen[p]
+                if p in chosen
+                else self.ask(p, moves.declarations(state, p), f"{p}'s trading post declarations")
+            )
+            assert isinstance(answer, Harvest)
+            declared.update(answer.trading_posts)
         after = apply(state, Harvest(round=state.round, trading_posts=declared))[0]
         expect = {p: yield_of(after.harvests[-1][p]) for p in self.players}
         return Harvest(round=state.round, trading_posts=declared, expect=expect)
@@ -215,7 +362,23 @@ class _Game:
         state = self.state
         options = moves.ends(state)
         copies: dict[str, dict[Any, Any]] = {}
+        follow = state.rulings.copy_of_copy == "follow"
+        at_once = [] if follow else [p for p in self.programs if own_parts(options, p, {})]
+        if at_once:  # R3 forbidden: each copier's choices stand alone, asked of all at once
+            asks = [(self.programs[p], "end", own_parts(options, p, {})) for p in at_once]
+            for answer in decide(state, asks, len(self.events) + 1):
+                assert isinstance(answer, End)
+                copies.update(answer.copies)
         for group in self.groups:
+            if group[0] in self.programs:
+                if not follow:
+                    continue
+                mine = own_parts(options, group[0], copies)  # R3 follow: only what keeps the whole legal
+                if mine:
+                    (answer,) = decide(state, [(self.programs[group[0]], "end", mine)], len(self.events) + 1)
+                    assert isinstance(answer, End)
+                    copies.update(answer.copies)
+                continue
             if len(self.groups) == 1:
                 mine = options
             else:  # this policy's seats' part of each legal set of choices (E7: each player's own)
@@ -229,6 +392,25 @@ class _Game:
         after = apply(state, End(copies=copies))[0]
         assert after.final is not None
         return End(copies=copies, expect={p: after.final.players[p].total for p in self.players})
+
+
+def _index_of(move: object, options: Sequence[Choice]) -> int | None:
+    """Which of ``options`` ``move`` is (the one given, or one equal to it); None if none is."""
+    for i, option in enumerate(options):
+        if move is option:
+            return i
+    for i, option in enumerate(options):
+        if type(move) is type(option) and move == option:
+            return i
+    return None
+
+
+def _shown(move: object) -> str:
+    """``move`` as the error shows it: its ``repr``, cut at 200 characters (a broken ``repr`` named so)."""
+    try:
+        return repr(move)[:200]
+    except Exception:  # the policy's own object: its repr is its code
+        return f"a {type(move).__name__} (whose repr raises)"
 
 
 def _line_of(policy: Policy, error: BaseException) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -12,6 +13,7 @@ from bkref.cli.app import app, fail, write_output
 
 if TYPE_CHECKING:
     from bkref.bots.errors import OptionError
+    from bkref.bots.seats import BotOptions
 
 
 @app.command(short_help="Play legal games from a seed and write their logs.")
@@ -26,7 +28,8 @@ def simulate(
             "--policy",
             metavar="POLICY",
             help="random (the default: any legal move), greedy (the move that raises the player's harvest most), "
-            "PKG.MODULE:FUNC or path/to/file.py:FUNC (your own bot); once for every seat, or once per seat.",
+            "PKG.MODULE:FUNC or path/to/file.py:FUNC (your own bot), or 'cmd:COMMAND ARGS...' (a bot program in any "
+            "language, speaking bkbot/1); once for every seat, or once per seat.",
         ),
     ] = None,
     output: Annotated[
@@ -56,30 +59,63 @@ def simulate(
         bool,
         typer.Option("--debug", help="When a policy raises, print its traceback before the error line."),
     ] = False,
+    move_time: Annotated[
+        int,
+        typer.Option("--move-time", metavar="MS", min=1, help="The milliseconds a bot program has for each decision."),
+    ] = 5000,
+    max_faults: Annotated[
+        int,
+        typer.Option(
+            "--max-faults",
+            metavar="N",
+            min=1,
+            help="After N faults of a bot program in one game, the bundled random plays its seat to the end.",
+        ),
+    ] = 3,
+    bot_logs: Annotated[
+        str | None,
+        typer.Option(
+            "--bot-logs", metavar="DIR", help="Keep each bot program's standard error, a file per seat and game."
+        ),
+    ] = None,
+    deck: Annotated[
+        str | None,
+        typer.Option("--deck", metavar="LOG", help="Deal the deck of LOG's game event instead of a shuffled one."),
+    ] = None,
 ) -> None:
     """Play a complete legal game from a seed and write its bkref/1 log; or, with --games, many.
 
     The players are ann, bob, cid and dee, as many as --players, in seat order; each
     seat is played by a policy (--policy). The same players, seed and policies give the
-    same log, byte for byte; each game of --games is the log a single run with its seed
-    writes. A policy that cannot be loaded, raises, or returns a move that is not legal
+    same log, byte for byte (with bot programs, the same events: only the time each bot
+    took, in the game event's meta, varies); each game of --games is the log a single
+    run with its seed writes. A policy that cannot be loaded, raises, or returns a move that is not legal
     is a one-line error naming it and the position, with the policy's file and line
-    when it raised (exit status 2).
+    when it raised (exit status 2). A seat may be a bot program in any language,
+    --policy 'cmd:COMMAND ARGS...', speaking bkbot/1 (BOT-PROTOCOL.md).
     """
     from bkref.bots.errors import OptionError, PolicyError
-    from bkref.bots.simulate import log_of
+    from bkref.bots.seats import BotOptions
+    from bkref.bots.simulate import simulate, to_jsonl
 
     specs = policy or ["random"]
+    signal.signal(signal.SIGTERM, _terminated)  # so that every bot process is stopped on the way out
     try:
         game = parse_options(players, seed, specs)
+        if bot_logs is not None:
+            make_folder(Path(bot_logs))
+        bots = BotOptions(ms=move_time, max_faults=max_faults, logs=bot_logs)
         if games is None:
             if jobs > 1:
                 raise fail("-j is for --games: one game is played in one process")
-            write_output(log_of(game), output)
+            dealt = None if deck is None else deck_of(deck)
+            write_output(to_jsonl(simulate(*game, bots=bots, deck=dealt)), output)
             return
+        if deck is not None:
+            raise fail("--deck deals one game: it is not for --games")
         if output == "-":
             raise fail("--games writes one file per game: give the folder with -o DIR")
-        write_games(game, games, Path(output), jobs)
+        write_games(game, games, Path(output), jobs, bots)
     except OptionError as error:  # --players is a whole number by then
         raise fail(worded(error, int(players or 0))) from None
     except PolicyError as error:
@@ -126,18 +162,53 @@ def worded(error: OptionError, players: int) -> str:
     return f"--{error.parameter} must be {error.accepted}, not {error.value!r}"
 
 
-def write_games(game: tuple[int, int, list[str]], games: int, folder: Path, jobs: int) -> None:
-    """Play ``games`` games from ``game``'s seed on, in ``jobs`` processes, one file each in ``folder``."""
-    from bkref.bots.simulate import tournament
-    from bkref.views.progress import progress
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM: leave as Ctrl-C does, through every ``finally`` (the bots are stopped)."""
+    raise SystemExit(128 + signum)
 
+
+def make_folder(folder: Path) -> None:
+    """Make ``folder`` if missing (not its parents); ``fail`` if it cannot be made."""
     try:
         folder.mkdir(exist_ok=True)  # the folder asked for, not its parents
     except OSError as error:
         raise fail(f"cannot make the folder {folder}: {error.strerror or error}") from None
+
+
+def deck_of(path: str) -> list[str]:
+    """The deck of the game event of the log ``path`` (its first line); ``fail`` when there is none."""
+    import msgspec
+
+    from bkref.game.catalog import CARDS
+    from bkref.game.events import Event, Game
+
+    try:
+        with open(path, "rb") as file:
+            first = file.readline(1 << 20)
+    except OSError as error:
+        raise fail(f"--deck: cannot read {path}: {error.strerror or error}") from None
+    try:
+        event = msgspec.json.decode(first, type=Event)
+    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        raise fail(f"{path}:1: --deck needs a bkref/1 game event here ({error})") from None
+    if not isinstance(event, Game) or event.deck is None:
+        raise fail(f"{path}:1: the game event gives no deck; --deck needs one")
+    if sorted(event.deck) != sorted(card.id for card in CARDS.values() for _ in range(card.copies)):
+        raise fail(f"{path}:1: the game event's deck is not the 182 cards of the game (S4)")
+    return event.deck
+
+
+def write_games(
+    game: tuple[int, int, list[str]], games: int, folder: Path, jobs: int, bots: BotOptions | None = None
+) -> None:
+    """Play ``games`` games from ``game``'s seed on, in ``jobs`` processes, one file each in ``folder``."""
+    from bkref.bots.simulate import tournament
+    from bkref.views.progress import progress
+
+    make_folder(folder)
     names = []
     with progress(games, "simulate") as advance:
-        for name, log in tournament(game, games, jobs):
+        for name, log in tournament(game, games, jobs, bots):
             write_output(log, str(folder / name))
             names.append(name)
             advance()

@@ -15,6 +15,8 @@ on every run:
   in different fiefs, C5; farms on their terrain, C4). ``builds_at_construction(state,
   player, card)``: the same for one card not yet kept, as if the construction began now,
   each with the state after it (what a player weighs when choosing cards).
+  ``placements(position, player, card)``: where a building could go on a board,
+  construction or not (what a player's view can weigh).
 - ``declarations(state, player)``: every way ``player`` can declare their trading
   posts (H1), each as a ``Harvest`` holding that player's declarations only;
   ``harvests(state)``: every complete ``Harvest`` (all players' declarations).
@@ -44,7 +46,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TypeVar
 
 from bkref.game.building import build as place
@@ -54,6 +56,7 @@ from bkref.game.events import Build, Deal, Draw, End, Harvest, Pick
 from bkref.game.exploring import play_card
 from bkref.game.fiefs import regions
 from bkref.game.flow import due, start_construction
+from bkref.game.position import Position
 from bkref.game.table import HAND_SIZE, KEEP, Skip, Table, Violation
 
 Move = Pick | Build | Harvest | End | Deal | Draw
@@ -79,32 +82,36 @@ def picks(state: Table, player: str) -> list[Pick]:
     ]
 
 
+def placements(position: Position, player: str, card: str) -> list[list[str]]:
+    """Every set of squares where ``player`` could place building ``card`` in ``position``
+    (C2-C6), in board order: camps on any empty square nobody controls (C6; their order,
+    C7, is the construction's), sky towers on two free squares of the player in different
+    fiefs (C5), the others on a free square of the player, farms on their terrain (C4)."""
+    owner = position.owner
+    occupied = position.occupied
+    kind = CARDS[card].kind
+    if kind == "camp":
+        return [[sq] for sq in SQUARES if sq not in owner and not occupied(sq)]  # C6
+    mine = [sq for sq in SQUARES if owner.get(sq) == player and not occupied(sq)]
+    if kind == "sky_tower":
+        fief = {sq: i for i, group in enumerate(regions(position, player)) for sq in group}
+        return [[a, b] for a, b in itertools.combinations(mine, 2) if fief[a] != fief[b]]  # C5
+    need = CARDS[card].requires_terrain
+    return [[sq] for sq in mine if need is None or BOARD[sq].terrain == need]  # C2-C4
+
+
 def builds(state: Table, player: str | None = None, card: str | None = None) -> list[Build]:
     """Every build the engine accepts now, of ``player`` (default: every player) and ``card`` (default: any)."""
     if state.phase != "building":
         return []
-    position = state.position
-    owner = position.owner
-    occupied = position.occupied
     found: list[Build] = []
     for p in state.players if player is None else [q for q in state.players if q == player]:
         supply = state.supply[p]
-        cards = sorted(c for c, n in supply.items() if n > 0 and (card is None or c == card))
-        mine = [sq for sq in SQUARES if owner.get(sq) == p and not occupied(sq)]
-        for c in cards:
+        for c in sorted(c for c, n in supply.items() if n > 0 and (card is None or c == card)):
             info = CARDS[c]
-            squares: Iterable[list[str]]
-            if info.kind == "camp":
-                if info.priority < state.camp_floor:
-                    continue  # C7
-                squares = ([sq] for sq in SQUARES if sq not in owner and not occupied(sq))  # C6
-            elif info.kind == "sky_tower":
-                fief = {sq: i for i, group in enumerate(regions(position, p)) for sq in group}
-                squares = ([a, b] for a, b in itertools.combinations(mine, 2) if fief[a] != fief[b])  # C5
-            else:
-                need = info.requires_terrain
-                squares = ([sq] for sq in mine if need is None or BOARD[sq].terrain == need)  # C2-C4
-            found += [Build(round=state.round, player=p, card=c, at=at) for at in squares]
+            if info.kind == "camp" and info.priority < state.camp_floor:
+                continue  # C7
+            found += [Build(round=state.round, player=p, card=c, at=at) for at in placements(state.position, p, c)]
     return found
 
 

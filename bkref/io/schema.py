@@ -20,7 +20,7 @@ from bkref.io.breakdown import SCORE_FORMAT, Breakdown
 from bkref.io.standings import STANDINGS_FORMAT, Standings
 
 
-def _document(schema: dict[str, Any], title: str, description: str) -> str:
+def document(schema: dict[str, Any], title: str, description: str) -> str:
     """``schema`` with its header, as stable, pretty-printed JSON text."""
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -33,7 +33,7 @@ def _document(schema: dict[str, Any], title: str, description: str) -> str:
 
 def log_schema() -> str:
     """The schema of one log line, as stable, pretty-printed JSON text."""
-    return _document(
+    return document(
         msgspec.json.schema(Event),
         f"{FORMAT} game log event",
         "One line of a bkref/1 JSON-lines game log (see LOG-FORMAT.md).",
@@ -42,7 +42,7 @@ def log_schema() -> str:
 
 def score_schema() -> str:
     """The schema of a score breakdown (``bkref score --format json``), as stable JSON text."""
-    return _document(
+    return document(
         msgspec.json.schema(Breakdown),
         f"{SCORE_FORMAT} score breakdown",
         "Where every golden carrot of a bkref/1 game log came from: each harvest's fiefs, "
@@ -52,7 +52,7 @@ def score_schema() -> str:
 
 def standings_schema() -> str:
     """The schema of ``bkref standings --format json``, as stable JSON text."""
-    return _document(
+    return document(
         msgspec.json.schema(Standings),
         f"{STANDINGS_FORMAT} standings",
         "Many bkref/1 games at once: each game's verdict and scores, then wins and scores by player, "
@@ -62,7 +62,7 @@ def standings_schema() -> str:
 
 def view_schema() -> str:
     """The schema of the view of one player (``View.struct()``), as stable JSON text."""
-    return _document(
+    return document(
         msgspec.json.schema(SeenView),
         f"{VIEW_FORMAT} view",
         "The position of a bkref/1 game as one player sees it (RULES.md I1-I6; BOT-PROTOCOL.md, views).",
@@ -71,7 +71,7 @@ def view_schema() -> str:
 
 def seen_schema() -> str:
     """The schema of one seen event (``bkref.game.knowledge.Seer``), as stable JSON text."""
-    return _document(
+    return document(
         msgspec.json.schema(SeenEvent),
         f"{SEEN_FORMAT} seen event",
         "One event of a bkref/1 game as one player sees it: every card that player may not know "

@@ -1,0 +1,366 @@
+"""Bot programs: a process that speaks ``bkbot/1`` on its standard input and output.
+
+``Program(command)`` is one bot process: ``start()`` runs it in a process group of its own
+and exchanges ``hello`` (10 s), ``send`` queues a message, ``ask_all`` writes decisions to
+several programs at once and waits for their replies, each to its own deadline, and
+``stop()`` sends ``quit`` and kills the group 2 s later. Nothing here ever blocks on a
+bot: both pipes are non-blocking and every wait is a ``poll`` with a deadline,
+so a bot that stops reading, hangs, or floods its standard error (a file, or nothing)
+cannot stall bkref. Every live process is also killed at exit (``atexit``), and on
+Linux when bkref dies (``PR_SET_PDEATHSIG``).
+
+``bkref.bots.engine.Engine`` drives one from Python, on any position.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import math
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any, Final
+
+import msgspec
+
+from bkref.bots.protocol import (
+    MAX_INFO,
+    MAX_LINE,
+    PROTOCOL,
+    BotHello,
+    Choice,
+    Decide,
+    Fault,
+    Hello,
+    Move,
+    Quit,
+    ToBot,
+    decode_reply,
+    encode,
+)
+
+HELLO_SECONDS: Final = 10.0
+QUIT_SECONDS: Final = 2.0
+_LIVE: set[Program] = set()
+
+
+def grace(ms: int) -> float:
+    """The seconds a bot has for a decision of ``ms``: ``ms`` + max(``ms`` / 10, 50 ms).
+
+    >>> grace(200)
+    0.25
+    """
+    return (ms + max(ms / 10, 50)) / 1000
+
+
+class Answer(msgspec.Struct):
+    """A bot's valid reply to one decision: the index chosen, its ``info``, the seconds it took."""
+
+    index: int
+    info: Any
+    seconds: float
+
+
+class BotFault(Exception):
+    """A fault of a bot (BOT-PROTOCOL.md, faults): ``kind`` is the fault's name."""
+
+    def __init__(self, kind: str, detail: str = "") -> None:
+        super().__init__(f"{kind}: {detail}" if detail else kind)
+        self.kind = kind
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child
+    """In the child, before the bot runs: its own process group, and killed when bkref dies (Linux)."""
+    os.setsid()
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+class Program:
+    """One bot process (see the module). ``faults`` collects the faults found outside a
+    decision (extra output), as (kind, id of the last decision)."""
+
+    def __init__(self, command: Sequence[str], stderr: Path | None = None) -> None:
+        self.command = list(command)
+        self.stderr = stderr
+        self.process: subprocess.Popen[bytes] | None = None
+        self.name = self.version = ""
+        self.next_id = 0
+        self.dropped: set[int] = set()
+        """The ids of decisions that faulted: a late reply to one is dropped."""
+        self.stray: list[tuple[str, int]] = []
+        self._out = bytearray()
+        self._in = bytearray()
+        self._lines: list[bytes] = []
+        self._skipping = False  # inside a line over MAX_LINE
+        self._eof = False
+
+    # -- the process -----------------------------------------------------------------
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and not self._eof and self.process.poll() is None
+
+    def start(self) -> None:
+        """Start the process and exchange ``hello``; ``BotFault("exit")`` if it cannot start or
+        does not answer ``hello`` within 10 s."""
+        self.kill()
+        self._out.clear()
+        self._in.clear()
+        self._lines.clear()
+        self._eof = self._skipping = False
+        err: IO[bytes] | int = subprocess.DEVNULL
+        if self.stderr is not None:
+            err = self.stderr.open("ab")
+        try:
+            self.process = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                preexec_fn=_die_with_parent,
+                close_fds=True,
+            )
+        except OSError as error:
+            raise BotFault("exit", f"cannot start {' '.join(self.command)}: {error.strerror or error}") from None
+        finally:
+            if not isinstance(err, int):
+                err.close()
+        _LIVE.add(self)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        os.set_blocking(self.process.stdin.fileno(), False)
+        os.set_blocking(self.process.stdout.fileno(), False)
+        self.send(Hello())
+        deadline = time.monotonic() + HELLO_SECONDS
+        while True:
+            line = self._wait_line(deadline)
+            if line is None:
+                self.kill()
+                raise BotFault("exit", "no hello within 10 s")
+            try:
+                reply = decode_reply(line)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                continue
+            if isinstance(reply, BotHello) and reply.protocol == PROTOCOL:
+                self.name, self.version = reply.name, reply.version
+                return
+
+    def kill(self) -> None:
+        """Kill the process group now (nothing if not running)."""
+        process, self.process = self.process, None
+        _LIVE.discard(self)
+        if process is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        for pipe in (process.stdin, process.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+        process.wait()
+
+    def stop(self) -> None:
+        """Send ``quit``, give the bot 2 s to exit, then kill its process group."""
+        if self.alive:
+            self.send(Quit())
+            deadline = time.monotonic() + QUIT_SECONDS
+            while self.alive and time.monotonic() < deadline:
+                self._wait_line(min(deadline, time.monotonic() + 0.05))
+        self.kill()
+
+    # -- writing ---------------------------------------------------------------------
+
+    def send(self, message: ToBot, flush: bool = True) -> None:
+        """Queue ``message`` and, if ``flush``, write what the pipe takes now, without waiting
+        (messages that need no reply may wait for the next one that does: fewer writes)."""
+        if self.process is None:
+            return
+        self._out += encode(message)
+        if flush:
+            self._flush()
+
+    def _flush(self) -> None:
+        process = self.process
+        if process is None or not self._out or process.stdin is None:
+            return
+        try:
+            written = os.write(process.stdin.fileno(), self._out)
+        except BlockingIOError:
+            return
+        except (BrokenPipeError, OSError):
+            self._out.clear()
+            self._eof = True
+            return
+        del self._out[:written]
+
+    # -- reading ---------------------------------------------------------------------
+
+    def _read(self) -> list[bytes]:
+        """The complete lines the bot has written so far (an over-long one as ``b"\\0"``)."""
+        lines, self._lines = self._lines, []
+        process = self.process
+        if process is None or process.stdout is None or self._eof:
+            return lines
+        try:
+            chunk = os.read(process.stdout.fileno(), 1 << 16)
+        except BlockingIOError:
+            return lines
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._eof = True
+            return lines
+        self._in += chunk
+        while True:
+            end = self._in.find(b"\n")
+            if end < 0:
+                if len(self._in) > MAX_LINE:
+                    self._in.clear()
+                    if not self._skipping:
+                        lines.append(b"\0")
+                    self._skipping = True
+                return lines
+            line = bytes(self._in[:end]).rstrip(b"\r")
+            del self._in[: end + 1]
+            if self._skipping:
+                self._skipping = False
+                continue
+            if len(line) > MAX_LINE:
+                lines.append(b"\0")
+            elif line.strip():
+                lines.append(line)
+
+    def _wait_line(self, deadline: float) -> bytes | None:
+        """The next line, waiting at most until ``deadline``; None at the deadline or the bot's end."""
+        pending = self._read()
+        while not pending:
+            if not self.alive or time.monotonic() >= deadline:
+                return None
+            _wait([self], deadline)
+            pending = self._read()
+        self._lines = pending[1:]
+        return pending[0]
+
+    def drain(self) -> None:
+        """Read what the bot wrote between decisions: late replies to faulted ids are dropped,
+        anything else is a stray fault (``id`` for a move, ``output`` otherwise)."""
+        for line in self._read():
+            kind = _stray(line, self.dropped)
+            if kind:
+                self.stray.append((kind, self.next_id))
+
+
+def _stray(line: bytes, dropped: set[int]) -> str:
+    try:
+        reply = decode_reply(line)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return "garbage"
+    if isinstance(reply, Move):
+        return "" if reply.id in dropped else "id"
+    return "output"
+
+
+def _wait(programs: Sequence[Program], deadline: float) -> None:
+    """Wait until one of ``programs`` has output (or takes input it waits for), or ``deadline``;
+    write what the waiting ones take."""
+    poller = select.poll()
+    by_fd: dict[int, Program] = {}
+    for program in programs:
+        process = program.process
+        if process is None or process.stdout is None or process.stdin is None or program._eof:
+            continue
+        poller.register(process.stdout.fileno(), select.POLLIN)
+        if program._out:
+            with contextlib.suppress(ValueError, OSError):
+                fd = process.stdin.fileno()
+                poller.register(fd, select.POLLOUT)
+                by_fd[fd] = program
+    timeout = max(0, math.ceil((deadline - time.monotonic()) * 1000))
+    for fd, events in poller.poll(timeout):
+        if events & select.POLLOUT and fd in by_fd:
+            by_fd[fd]._flush()
+
+
+def ask_all(asks: Sequence[tuple[Program, Decide]]) -> list[Answer | BotFault]:
+    """Write each decision to its program at once, then wait for every reply, each until its
+    deadline (``grace``): each program's ``Answer``, or the ``BotFault`` its reply was (a
+    line written before the decision counts as a reply to it, but a late reply to a faulted
+    decision is dropped: its id is dropped from then on). ``fault`` is the caller's to send."""
+    results: list[Answer | BotFault | None] = [None] * len(asks)
+    started = []
+    for program, decide in asks:  # what a bot wrote since its last decision is read as a reply to this one
+        program.send(decide)
+        started.append(time.monotonic())
+    deadlines = [start + grace(decide.ms) for start, (_, decide) in zip(started, asks)]
+    while True:
+        open_ = [i for i, result in enumerate(results) if result is None]
+        if not open_:
+            break
+        _wait([asks[i][0] for i in open_], min(deadlines[i] for i in open_))
+        now = time.monotonic()
+        for i in open_:
+            program, decide = asks[i]
+            for line in program._read():
+                if results[i] is not None:
+                    kind = _stray(line, program.dropped)
+                    if kind:
+                        program.stray.append((kind, decide.id))
+                    continue
+                results[i] = _judge(line, decide, program.dropped, now - started[i])
+                if isinstance(results[i], BotFault):
+                    program.dropped.add(decide.id)  # its late reply, even in this same read, is dropped
+            if results[i] is None and not program.alive:
+                results[i] = BotFault("exit", "the process exited")
+            elif results[i] is None and now >= deadlines[i]:
+                results[i] = BotFault("timeout", f"no reply within {decide.ms} ms")
+            if isinstance(results[i], BotFault):
+                program.dropped.add(decide.id)
+    final: list[Answer | BotFault] = []
+    for result in results:
+        assert result is not None
+        final.append(result)
+    return final
+
+
+def _judge(line: bytes, decide: Decide, dropped: set[int], seconds: float) -> Answer | BotFault | None:
+    """What ``line`` is as a reply to ``decide``: an answer, a fault, or None (a late reply dropped)."""
+    try:
+        reply = decode_reply(line)
+    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        return BotFault("garbage", str(error)[:200])
+    if not isinstance(reply, Move):
+        return BotFault("output", "a second hello")
+    if reply.id != decide.id:
+        return None if reply.id in dropped else BotFault("id", f"id {reply.id}, not {decide.id}")
+    if reply.info is not None and len(msgspec.json.encode(reply.info)) > MAX_INFO:
+        return BotFault("garbage", "info over 16 KiB")
+    if not 0 <= reply.index < len(decide.moves):
+        return BotFault("index", f"index {reply.index} of {len(decide.moves)} moves")
+    return Answer(reply.index, reply.info, seconds)
+
+
+def new_decide(program: Program, kind: str, moves: Sequence[Choice], view: Any, ms: int) -> Decide:
+    """The next decision for ``program``, with the next id of its process."""
+    program.next_id += 1
+    return Decide(id=program.next_id, kind=kind, moves=list(moves), view=view, ms=ms)
+
+
+def fault(program: Program, decide_id: int, kind: str) -> None:
+    """Tell ``program`` (if it lives) that its reply to ``decide_id`` was a fault."""
+    if program.alive:
+        program.send(Fault(id=decide_id, kind=kind))
+
+
+@atexit.register
+def stop_all() -> None:
+    """Kill every bot process still running: at exit, however bkref ends."""
+    for program in list(_LIVE):
+        program.kill()

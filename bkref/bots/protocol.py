@@ -1,0 +1,159 @@
+"""The messages of ``bkbot/1`` (BOT-PROTOCOL.md) as msgspec types, and their JSON Schema.
+
+bkref writes ``ToBot`` messages to a bot program's standard input and reads ``FromBot``
+messages from its standard output, one JSON object a line. ``schemas/bkbot-1.schema.json``
+is ``protocol_schema()``, generated from these types as the log's is from its events.
+
+>>> encode(Decide(id=1, kind="build", moves=[None], view=None, ms=200))
+b'{"type":"decide","id":1,"kind":"build","moves":[null],"view":null,"ms":200}\\n'
+>>> decode_reply(b'{"type":"move","id":1,"index":0}')
+Move(id=1, index=0, info=None)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import msgspec
+
+from bkref.game.events import Build, End, Event, Harvest, Pick, PlayerId, Rulings
+from bkref.game.seen import SeenEvent, SeenView
+
+PROTOCOL = "bkbot/1"
+MAX_LINE = 1 << 20
+"""The longest line a bot may write (1 MiB); a longer one is ``garbage``."""
+MAX_INFO = 16 << 10
+"""The largest ``info`` a reply may carry (16 KiB)."""
+
+if TYPE_CHECKING:
+    Kind = str
+    FaultKind = str
+else:
+    Kind = Literal["pick", "camp", "build", "harvest", "end"]
+    FaultKind = Literal["timeout", "garbage", "id", "index", "output", "exit"]
+
+
+class _Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, omit_defaults=True, gc=False):
+    """The base of every message: a ``type`` tag and its fields."""
+
+
+class Hello(_Message, tag="hello"):
+    """bkref's first message to a process, once; the bot answers with its own ``hello``."""
+
+    protocol: str = PROTOCOL
+
+
+class GameStart(_Message, tag="game"):
+    """A game begins: this bot's seat, the seats in order, the rulings, a seed for the bot's
+    own randomness (unrelated to the deal)."""
+
+    seat: PlayerId
+    players: list[PlayerId]
+    rulings: Rulings
+    seed: int
+
+
+class Seen(_Message, tag="seen"):
+    """One event of the game as this seat sees it."""
+
+    event: SeenEvent
+
+
+class Hand(_Message, tag="hand"):
+    """The hand this seat holds at the start of a turn (with the reserve card, 2 players)."""
+
+    round: int
+    turn: int
+    cards: list[str]
+
+
+class Reveal(_Message, tag="reveal"):
+    """Every player's parchments, after the 4th harvest (E1)."""
+
+    parchments: dict[PlayerId, list[str]]
+
+
+Choice = Pick | Build | Harvest | End | None
+
+
+class Decide(_Message, tag="decide"):
+    """A decision of this seat: reply with ``Move`` naming the chosen index of ``moves``."""
+
+    id: int
+    kind: Kind
+    moves: list[Choice]
+    view: SeenView | None
+    ms: int
+
+
+class Fault(_Message, tag="fault"):
+    """This bot's reply to decision ``id`` was a fault of ``kind``."""
+
+    id: int
+    kind: FaultKind
+
+
+class Over(_Message, tag="over"):
+    """The game is over: its scores, winners and whole log (no ``meta``); ``aborted`` when
+    the run stopped before the game's end."""
+
+    scores: dict[PlayerId, int]
+    winners: list[PlayerId]
+    log: list[Event]
+    aborted: bool = False
+
+
+class Quit(_Message, tag="quit"):
+    """The process is to exit; it is killed 2 s later."""
+
+
+ToBot = Hello | GameStart | Seen | Hand | Reveal | Decide | Fault | Over | Quit
+
+
+class BotHello(_Message, tag="hello"):
+    """The bot's answer to ``Hello``."""
+
+    protocol: str
+    name: str
+    version: str
+
+
+class Move(_Message, tag="move"):
+    """The bot's answer to ``Decide``: the 0-based ``index`` of its move; ``info`` is recorded only."""
+
+    id: int
+    index: int
+    info: Any = None
+
+
+FromBot = BotHello | Move
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(FromBot)
+
+
+def encode(message: ToBot) -> bytes:
+    """``message`` as one line of JSON."""
+    return _encoder.encode(message) + b"\n"
+
+
+def decode_reply(line: bytes) -> BotHello | Move:
+    """One line from a bot; ``msgspec.ValidationError`` or ``DecodeError`` if it is no message."""
+    return _decoder.decode(line)
+
+
+def protocol_schema() -> str:
+    """The schema of every bkbot/1 message, both ways, as stable, pretty-printed JSON text."""
+    from bkref.io.schema import document
+
+    (to_bot, from_bot), defs = msgspec.json.schema_components([ToBot, FromBot])
+    schema = {
+        "anyOf": [{"title": "from bkref to the bot", **to_bot}, {"title": "from the bot to bkref", **from_bot}],
+        "$defs": defs,
+    }
+    return document(
+        schema,
+        f"{PROTOCOL} message",
+        "One line between bkref and a bot program (BOT-PROTOCOL.md): hello, game, seen, hand, reveal, "
+        "decide, fault, over and quit from bkref; hello and move from the bot.",
+    )

@@ -1,0 +1,223 @@
+"""Seats played by bot programs: the referee's side of ``bkbot/1`` for one seat.
+
+A ``ProgramSeat`` is one seat of a game played by a program (``bkref.bots.program``): it
+follows the game (``observe``: the seen events of ``bkref.game.knowledge.Seer``; ``hand``
+before each pick; ``reveal`` after the 4th harvest; ``over``), keeps what it sent this
+game so that a restarted process gets it all again, asks decisions (``decide``: several
+seats at once), and counts the seat's faults and time. A faulted decision is played by
+the bundled fallback policy, ``random``, from the seat's view and the seat's own random
+stream; past ``max_faults`` faults in a game the fallback plays the seat to its end. The
+same seat object (and process) plays every game of a run; ``close()`` ends it.
+
+>>> BotOptions().ms, BotOptions().max_faults
+(5000, 3)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from bkref.bots.policies import Choice, random_policy
+from bkref.bots.program import Answer, BotFault, Program, ask_all, fault, new_decide
+from bkref.bots.protocol import GameStart, Hand, Over, Reveal, Seen, ToBot
+from bkref.game import moves
+from bkref.game.engine import State
+from bkref.game.events import End, Event, Game
+from bkref.game.knowledge import Seer, view
+
+PREFIX = "cmd:"
+FALLBACK = "random"
+
+
+class BotOptions(msgspec.Struct, frozen=True):
+    """How program seats are run: ``ms`` per decision, ``max_faults`` per game, and the
+    folder for their standard error (``logs``; None discards it)."""
+
+    ms: int = 5000
+    max_faults: int = 3
+    logs: str | None = None
+
+
+def is_program(spec: str) -> bool:
+    """True when ``spec`` names a bot program (``cmd:COMMAND ARGS...``)."""
+    return spec.startswith(PREFIX)
+
+
+def command_of(spec: str) -> list[str]:
+    """The command line of ``cmd:COMMAND ARGS...``, split as a shell splits words (no shell runs).
+
+    >>> command_of("cmd:node 'my bot.js' --fast")
+    ['node', 'my bot.js', '--fast']
+    """
+    return shlex.split(spec[len(PREFIX) :])
+
+
+def bot_seed(player: str) -> int:
+    """The ``seed`` a bot is given for its own randomness: fixed by its seat, unrelated to the deal."""
+    return int.from_bytes(hashlib.sha256(f"bkbot/1 {player}".encode()).digest()[:4], "big")
+
+
+class ProgramSeat:
+    """One seat played by a bot program, across the games of a run (see the module)."""
+
+    def __init__(self, spec: str, player: str, options: BotOptions) -> None:
+        self.spec = spec
+        self.player = player
+        self.options = options
+        self.program = Program(command_of(spec))
+        self.games = 0
+        self._begin_game(0)
+
+    def _begin_game(self, seed: int) -> None:
+        self.sent: list[ToBot] = []
+        self.seer = Seer(self.player)
+        self.faults: list[dict[str, Any]] = []
+        self.info: list[dict[str, Any]] = []
+        self.seconds = 0.0
+        self.rng = random.Random(f"fallback {seed} {self.player}")
+        self.started_this_game = False
+
+    def begin(self, state: State, seed: int, game: Game) -> None:
+        """A new game: ``game`` was just played on ``state``; ``seed`` seeds the fallback's stream."""
+        self._begin_game(seed)
+        self.program.stray.clear()  # what it wrote after the last game's over is no fault of this one
+        self.games += 1
+        if self.options.logs is not None:
+            self.program.stderr = Path(self.options.logs) / f"{self.player}-game-{self.games:06d}.log"
+        self._send(GameStart(self.player, list(state.players), state.rulings, bot_seed(self.player)))
+        self.observe(game)
+
+    def _send(self, message: ToBot) -> None:
+        self.sent.append(message)
+        self.program.send(message, flush=False)  # written with the next decision, or ``over``
+
+    def observe(self, event: Event) -> None:
+        for seen in self.seer.see(event):
+            self._send(Seen(seen))
+
+    def hand(self, state: State) -> None:
+        self._send(Hand(state.round, state.turn, list(view(state, self.player).hand)))
+
+    def reveal(self, state: State) -> None:
+        self._send(Reveal({p: list(state.parchments[p]) for p in state.players}))
+
+    def over(self, state: State, events: Sequence[Event], aborted: bool = False) -> None:
+        final = state.final
+        scores = {} if final is None else {p: final.players[p].total for p in state.players}
+        log = [msgspec.structs.replace(e, meta=None) if isinstance(e, Game) else e for e in events]
+        self.program.send(Over(scores, [] if final is None else list(final.winners), log, aborted))
+        self.program.drain()
+
+    def close(self) -> None:
+        self.program.stop()
+
+    def record(self) -> dict[str, Any]:
+        """What the log's ``meta`` says of this seat: the command, the bot's name and version, the
+        time it used (``ms``), its faults (kind, and the number of the event the decision led
+        to), and the ``info`` its replies carried (with the same event numbers), if any."""
+        return {
+            "command": self.spec[len(PREFIX) :],
+            "name": self.program.name,
+            "version": self.program.version,
+            "ms": round(self.seconds * 1000),
+            "faults": self.faults,
+            **({"info": self.info} if self.info else {}),
+        }
+
+    def _fault(self, kind: str, event: int, decide_id: int) -> None:
+        self.faults.append({"kind": kind, "event": event})
+        fault(self.program, decide_id, kind)
+
+    @property
+    def retired(self) -> bool:
+        """True once the seat has ``max_faults`` faults this game: the fallback plays it to the end."""
+        return len(self.faults) >= self.options.max_faults
+
+    def ready(self, event: int) -> bool:
+        """The process running and told the game so far, (re)started if need be; False (a fault
+        recorded) when it cannot be, or when the seat is retired."""
+        if self.retired:
+            return False
+        program = self.program
+        if program.alive:
+            return True
+        if self.started_this_game and program.process is not None:  # it ran in this game, and exited
+            self._fault("exit", event, program.next_id)
+            if self.retired:
+                return False
+        try:
+            program.start()
+        except BotFault as error:
+            self._fault(error.kind, event, program.next_id)
+            return False
+        self.started_this_game = True
+        for message in self.sent:
+            program.send(message, flush=False)
+        return True
+
+    def fallback(self, state: State, options: Sequence[Choice]) -> Choice:
+        return random_policy(view(state, self.player), options, self.rng)
+
+
+def decide(state: State, asks: Sequence[tuple[ProgramSeat, str, Sequence[Choice]]], event: int) -> list[Choice]:
+    """The choices of program seats for their decisions, asked all at once (``event``: the
+    number of the event the decisions lead to, for the faults' record)."""
+    ready = [seat.ready(event) for seat, _, _ in asks]
+    live = [
+        (i, seat, new_decide(seat.program, kind, options, view(state, seat.player).struct(), seat.options.ms))
+        for i, (seat, kind, options) in enumerate(asks)
+        if ready[i]
+    ]
+    for _, seat, _ in live:
+        seat.started_this_game = True
+    results: dict[int, Answer | BotFault] = dict(
+        zip([i for i, _, _ in live], ask_all([(seat.program, d) for _, seat, d in live]), strict=True)
+    )
+    chosen = []
+    for i, (seat, _, options) in enumerate(asks):
+        result = results.get(i)
+        if isinstance(result, BotFault):
+            decide_id = next(d.id for j, _, d in live if j == i)
+            seat._fault(result.kind, event, decide_id)
+            if result.kind == "exit":
+                seat.program.kill()  # counted: it is started again at the next decision
+        for kind, decide_id in seat.program.stray:  # what came after its reply
+            seat._fault(kind, event, decide_id)
+        seat.program.stray.clear()
+        if isinstance(result, Answer):
+            seat.seconds += result.seconds
+            if result.info is not None:  # recorded, never acted on
+                seat.info.append({"event": event, "info": result.info})
+            chosen.append(options[result.index])
+        else:
+            chosen.append(seat.fallback(state, options))
+    return chosen
+
+
+def decision_of(state: State, player: str) -> tuple[str, list[Choice]]:
+    """The decision of ``player`` due on ``state``, as a bot is asked it: its kind and moves
+    (construction: the builds then ``None``; the end: the player's own copy choices)."""
+    if state.phase == "exploring":
+        return "pick", list(moves.picks(state, player))
+    if state.phase == "building":
+        return "build", [*moves.builds(state, player), None]
+    if state.phase == "ending":
+        return "end", list(own_parts(moves.ends(state), player, {}))
+    raise ValueError(f"no decision of {player} is due {state.where()}")
+
+
+def own_parts(ends: Sequence[End], player: str, chosen: dict[str, Any]) -> list[End]:
+    """``player``'s part of each legal end agreeing with the copy choices ``chosen`` so far, once each."""
+    parts: dict[bytes, End] = {}
+    for end in ends:
+        if all(end.copies.get(p) == c for p, c in chosen.items()) and player in end.copies:
+            part = End(copies={player: end.copies[player]})
+            parts.setdefault(msgspec.json.encode(part), part)
+    return list(parts.values())

@@ -1,0 +1,375 @@
+"""Bot programs (``bkbot/1``, BOT-PROTOCOL.md): real subprocesses, every fault kind, no process left behind.
+
+Each bot here is a tiny Python program written into the test's folder; its command line
+holds that folder, so ``processes_in`` finds any process of the test still running.
+Run ``python -m tests.test_bots`` to rewrite ``schemas/bkbot-1.schema.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from bkref.bots import program as programs
+from bkref.bots.engine import Engine
+from bkref.bots.program import BotFault
+from bkref.bots.protocol import protocol_schema
+from bkref.bots.seats import BotOptions
+from bkref.bots.simulate import simulate, to_jsonl, tournament
+from bkref.game import moves
+from bkref.game.engine import State
+from bkref.io.referee import check
+from tests.conftest import BKREF_COMMAND, ROOT
+
+SCHEMA_FILE = ROOT / "schemas" / "bkbot-1.schema.json"
+FAST = BotOptions(ms=200, max_faults=3)
+"""For the bots that are to fault by their time: a timeout costs 0.25 s."""
+SAFE = BotOptions(ms=5000)
+"""For the bots that are not to fault: even on a loaded machine they answer in time (no flaky timeouts)."""
+
+# A bot: answers hello, then each decision with the index ``choose(message, count)`` gives
+# (None: no reply); ``count`` is the number of decisions so far in this process.
+BOT = """import json, os, sys
+LOG = {log!r}
+count = 0
+def out(m):
+    sys.stdout.write(json.dumps(m) + "\\n"); sys.stdout.flush()
+{body}
+for line in sys.stdin:
+    m = json.loads(line)
+    if LOG:
+        with open(LOG, "a") as f:
+            f.write(json.dumps({{"pid": os.getpid(), "message": m}}) + "\\n")
+    if m["type"] == "hello":
+        out({{"type": "hello", "protocol": "bkbot/1", "name": "t", "version": "0"}})
+    elif m["type"] == "decide":
+        count += 1
+        index = choose(m, count)
+        if index is not None:
+            out({{"type": "move", "id": m["id"], "index": index}})
+    elif m["type"] == "quit":
+        break
+"""
+LAST = "def choose(m, count):\n    return len(m['moves']) - 1\n"
+
+
+def bot(folder: Path, body: str, name: str = "bot.py", log: Path | None = None) -> str:
+    path = folder / name
+    path.write_text(BOT.format(body=body, log=str(log) if log else ""))
+    return f"cmd:{sys.executable} {path}"
+
+
+def processes_in(folder: Path) -> list[int]:
+    """The processes whose command line names ``folder``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if str(folder).encode() in command and int(entry.name) != os.getpid():
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.fixture
+def folder(tmp_path: Path):
+    yield tmp_path
+    assert processes_in(tmp_path) == [], "a bot process outlived its game"
+
+
+def faults(events, seat: str = "ann") -> list[str]:
+    return [f["kind"] for f in events[0].meta["bots"][seat]["faults"]]
+
+
+def legal(folder: Path, events) -> bool:
+    path = folder / "game.jsonl"
+    path.write_text(to_jsonl(events))
+    return check(path).status == 0
+
+
+def test_a_program_and_the_same_logic_as_a_python_policy_give_the_same_game(folder: Path) -> None:
+    (folder / "last.py").write_text("def play(view, moves, rng):\n    return moves[-1]\n")
+    program = simulate(2, 4, [bot(folder, LAST), "random"], bots=SAFE)
+    python = simulate(2, 4, [f"{folder / 'last.py'}:play", "random"])
+    assert to_jsonl(program[1:]) == to_jsonl(python[1:])
+    assert program[0].deck == python[0].deck
+    assert program[0].meta["bots"]["ann"]["faults"] == [] and program[0].meta["bots"]["ann"]["name"] == "t"
+    assert legal(folder, program)
+
+
+@pytest.mark.parametrize(
+    ("body", "kind"),
+    [
+        ("def choose(m, count):\n    out('not json'); return None\n", "garbage"),
+        ("def choose(m, count):\n    return None if count > 1 else 0\n", "timeout"),
+        ("def choose(m, count):\n    out({'type': 'move', 'id': m['id'] + 100, 'index': 0}); return None\n", "id"),
+        ("def choose(m, count):\n    return len(m['moves'])\n", "index"),
+        ("def choose(m, count):\n    out({'type': 'hello', 'protocol': 'p', 'name': 'x', 'version': ''})\n", "output"),
+        ("def choose(m, count):\n    sys.exit(0)\n", "exit"),
+        ("def choose(m, count):\n    out('x' * (1 << 20) + 'x'); return 0\n", "garbage"),
+        (
+            "def choose(m, count):\n    out({'type': 'move', 'id': m['id'], 'index': 0, 'info': 'x' * 17000})\n",
+            "garbage",
+        ),
+    ],
+)
+def test_each_fault_kind_is_recorded_and_the_fallback_plays_the_game_out(folder: Path, body: str, kind: str) -> None:
+    log = folder / "received.jsonl"
+    events = simulate(3, 2, [bot(folder, body, log=log), "random", "random"], bots=FAST if kind == "timeout" else SAFE)
+    assert faults(events)[:1] == [kind]
+    assert len(faults(events)) == 3  # --max-faults: then the fallback plays the seat to the end
+    assert legal(folder, events)
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text()))
+    received = [json.loads(line)["message"] for line in log.read_text().splitlines()]
+    told = [m for m in received if m["type"] == "fault"]
+    assert all(validator.is_valid(m) for m in received)
+    assert [m["kind"] for m in told] == faults(events)[: len(told)] and (told or kind == "exit")
+
+
+def test_a_late_reply_is_dropped_by_its_id_and_the_next_one_counts(folder: Path) -> None:
+    """The first reply comes after its time: one timeout, then the late reply is no second fault."""
+    body = "import time\ndef choose(m, count):\n    if count == 1: time.sleep(1.5)\n    return 0\n"
+    events = simulate(2, 3, [bot(folder, body), "random"], bots=BotOptions(ms=1000))
+    assert faults(events) == ["timeout"]
+    assert legal(folder, events)
+
+
+def test_a_restarted_bot_gets_the_same_seen_events_again(folder: Path) -> None:
+    log = folder / "received.jsonl"
+    flag = folder / "exited"
+    body = (
+        f"FLAG = {str(flag)!r}\n"
+        "def choose(m, count):\n"
+        "    if count == 30 and not os.path.exists(FLAG):\n"
+        "        open(FLAG, 'w').close(); sys.exit(1)\n"
+        "    return 0\n"
+    )
+    events = simulate(2, 5, [bot(folder, body, log=log), "random"], bots=SAFE)
+    assert faults(events) == ["exit"]
+    received = [json.loads(line) for line in log.read_text().splitlines()]
+    first, second = sorted({r["pid"] for r in received}, key=[r["pid"] for r in received].index)
+    told = [r["message"] for r in received if r["pid"] == first and r["message"]["type"] in ("game", "seen", "hand")]
+    again = [r["message"] for r in received if r["pid"] == second and r["message"]["type"] in ("game", "seen", "hand")]
+    assert len(told) > 20 and again[: len(told)] == told
+    assert legal(folder, events)
+
+
+def test_a_bot_that_never_reads_or_answers_cannot_stall_the_referee(folder: Path) -> None:
+    path = folder / "deaf.py"
+    path.write_text(
+        "import json, sys, time\n"
+        "sys.stdout.write(json.dumps({'type': 'hello', 'protocol': 'bkbot/1', 'name': 'd', 'version': '0'}) + '\\n')\n"
+        "sys.stdout.flush()\n"
+        "time.sleep(600)\n"
+    )
+    events = simulate(4, 1, [f"cmd:{sys.executable} {path}", "random", "random", "random"], bots=FAST)
+    assert faults(events) == ["timeout"] * 3
+    assert legal(folder, events)
+
+
+def test_a_bot_flooding_its_standard_error_cannot_stall_the_referee(folder: Path) -> None:
+    body = "def choose(m, count):\n    sys.stderr.write('x' * 1000000); sys.stderr.flush()\n    return 0\n"
+    logs = folder / "logs"
+    logs.mkdir()
+    events = simulate(2, 1, [bot(folder, body), "random"], bots=BotOptions(ms=2000, logs=str(logs)))
+    assert faults(events) == []
+    assert (logs / "ann-game-000001.log").stat().st_size >= 10_000_000
+    quiet = simulate(2, 1, [bot(folder, body), "random"], bots=BotOptions(ms=2000))  # discarded
+    assert to_jsonl(quiet[1:]) == to_jsonl(events[1:])
+
+
+def test_a_bot_that_cannot_start_or_never_says_hello(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    events = simulate(2, 1, [f"cmd:{folder}/no-such-bot", "random"], bots=FAST)
+    assert faults(events) == ["exit"] * 3
+    assert legal(folder, events)
+    monkeypatch.setattr(programs, "HELLO_SECONDS", 0.3)  # the contract's 10 s, shortened for the test
+    mute = folder / "mute.py"
+    mute.write_text("import time\ntime.sleep(600)\n")
+    events = simulate(2, 1, [f"cmd:{sys.executable} {mute}", "random"], bots=FAST)
+    assert faults(events) == ["exit"] * 3
+
+
+def test_processes_are_reused_across_games_and_every_message_fits_the_schema(folder: Path) -> None:
+    log = folder / "received.jsonl"
+    spec = bot(folder, LAST, log=log)
+    logs = list(tournament((2, 1, [spec, spec]), 2, bots=SAFE))
+    assert [name for name, _ in logs] == ["2p-seed-000001.jsonl", "2p-seed-000002.jsonl"]
+    received = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len({r["pid"] for r in received}) == 2  # one process per seat, for both games
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text()))
+    kinds = set()
+    for r in received:
+        message = r["message"]
+        kinds.add(message["type"])
+        assert list(validator.iter_errors(message)) == [], message["type"]
+        assert "meta" not in json.dumps(message)  # no meta, so no seed of the deal, ever
+    assert kinds == {"hello", "game", "seen", "hand", "reveal", "decide", "over", "quit"}
+    assert validator.is_valid({"type": "move", "id": 3, "index": 0, "info": {"eval": 1.5}})
+    assert not validator.is_valid({"type": "move", "id": 3})
+
+
+def test_picks_are_asked_of_every_program_at_once(folder: Path) -> None:
+    """At the first pick each bot answers only once the other has its decision too: asked one
+    after the other, the first would wait past its time (a timeout fault)."""
+    body = (
+        "import time\n"
+        "def choose(m, count):\n"
+        "    if count == 1:\n"
+        "        open(os.path.join(FOLDER, ME), 'w').close()\n"
+        "        for _ in range(300):\n"
+        "            if os.path.exists(os.path.join(FOLDER, OTHER)): break\n"
+        "            time.sleep(0.01)\n"
+        "    return 0\n"
+    )
+    specs = [
+        bot(folder, f"FOLDER, ME, OTHER = {str(folder)!r}, {me!r}, {other!r}\n" + body, f"{me}.py")
+        for me, other in (("a", "b"), ("b", "a"))
+    ]
+    events = simulate(2, 1, specs, bots=BotOptions(ms=2000))
+    assert faults(events, "ann") == faults(events, "bob") == []
+
+
+def test_the_engine_api_asks_a_bot_for_a_move_on_a_position(folder: Path) -> None:
+    state = State()
+    for event in simulate(3, seed=1)[:2]:
+        state.play(event)
+    with Engine.open([sys.executable, str(ROOT / "examples" / "bots" / "random_bot.py")]) as engine:
+        assert (engine.name, engine.version) == ("random_bot.py", "1")
+        played = engine.ask(state, "ann", ms=5000)
+        assert played.move in moves.picks(state, "ann")
+        assert played.info == {"hand": 0}
+    with pytest.raises(BotFault) as raised:
+        Engine.open([str(folder / "missing")])
+    assert raised.value.kind == "exit"
+
+
+@pytest.mark.parametrize(
+    "command", [[sys.executable, "examples/bots/random_bot.py"], ["node", "examples/bots/random_bot.js"]]
+)
+def test_the_example_bots_play_whole_games(folder: Path, command: list[str]) -> None:
+    if shutil.which(command[0]) is None:
+        pytest.skip(f"{command[0]} is not installed")
+    spec = "cmd:" + " ".join(command)
+    events = simulate(3, 7, [spec, spec, "greedy"], bots=BotOptions(ms=5000))
+    assert all(faults(events, p) == [] for p in ("ann", "bob"))
+    assert legal(folder, events)
+    again = simulate(3, 7, [spec, spec, "greedy"], bots=BotOptions(ms=5000))
+    assert to_jsonl(again[1:]) == to_jsonl(events[1:])  # the same seed and bots: the same game
+    assert len(Path(ROOT / command[-1]).read_text().splitlines()) < 60
+
+
+def test_the_command_line_deck_and_bot_options(bkref, folder: Path) -> None:
+    source = folder / "source.jsonl"
+    source.write_text(to_jsonl(simulate(3, 9)[:1]))  # only its game event
+    spec = bot(folder, LAST)
+    made = bkref(
+        "simulate", "--players", 3, "--seed", 1, "--deck", source, "--policy", spec,
+        "--move-time", 300, "--max-faults", 1, "--bot-logs", folder / "logs", "-o", folder / "g.jsonl",
+    )  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    game = json.loads((folder / "g.jsonl").read_text().splitlines()[0])
+    assert game["deck"] == json.loads(source.read_text())["deck"]
+    assert sorted(game["meta"]["bots"]) == ["ann", "bob", "cid"]
+    assert bkref("validate", folder / "g.jsonl").exit_code == 0
+    written = sorted(p.name for p in (folder / "logs").iterdir())
+    assert written == [f"{p}-game-000001.log" for p in ("ann", "bob", "cid")]
+    (folder / "nodeck.jsonl").write_text('{"type":"game","format":"bkref/1","players":["ann","bob"]}\n')
+    refused = bkref("simulate", "--players", 2, "--seed", 1, "--deck", folder / "nodeck.jsonl")
+    assert refused.exit_code == 2
+    assert refused.stderr == (
+        f"bkref: error: {folder / 'nodeck.jsonl'}:1: the game event gives no deck; --deck needs one\n"
+    )
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+def test_no_bot_process_outlives_bkref_stopped_by_a_signal(folder: Path, signum: int) -> None:
+    """SIGTERM and Ctrl-C go through every ``finally``; SIGKILL (a crash) leaves the kernel to
+    end the bot (PR_SET_PDEATHSIG). The fixture checks that no process of the test is left."""
+    started = folder / "started"
+    body = f"open({str(started)!r}, 'w').close()\nimport time\ndef choose(m, count):\n    time.sleep(600)\n"
+    args = ["simulate", "--players", "2", "--seed", "1", "--policy", bot(folder, body), "--policy", "greedy"]
+    run = subprocess.Popen(
+        [*BKREF_COMMAND, *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    for _ in range(600):
+        if started.exists() and processes_in(folder):
+            break
+        time.sleep(0.05)
+    assert processes_in(folder)
+    run.send_signal(signum)
+    status = run.wait(timeout=30)
+    assert status == {signal.SIGTERM: 128 + signal.SIGTERM, signal.SIGKILL: -signal.SIGKILL}.get(signum, status)
+    assert status != 0
+    for _ in range(100):
+        if not processes_in(folder):
+            break
+        time.sleep(0.05)
+
+
+def test_the_committed_schema_is_what_the_types_generate() -> None:
+    assert SCHEMA_FILE.read_text() == protocol_schema(), "run `python -m tests.test_bots`"
+
+
+def test_a_policy_error_mid_game_stops_the_bots_and_tells_them(folder: Path) -> None:
+    from bkref.bots.errors import PolicyError
+
+    log = folder / "received.jsonl"
+    (folder / "broken.py").write_text("def play(view, moves, rng):\n    raise RuntimeError('no')\n")
+    with pytest.raises(PolicyError):
+        simulate(2, 1, [bot(folder, LAST, log=log), f"{folder / 'broken.py'}:play"], bots=FAST)
+    received = [json.loads(line)["message"] for line in log.read_text().splitlines()]
+    assert received[-2]["type"] == "over" and received[-2]["aborted"] is True
+    assert received[-1]["type"] == "quit"
+
+
+def test_the_decisions_come_in_the_order_of_the_rules(folder: Path) -> None:
+    """Each pick after its hand; camps first in ascending priority; builds asked again until null."""
+    from bkref.game.catalog import CARDS
+
+    log = folder / "received.jsonl"
+    camper = (  # a pick with a camp when there is one; else the first move
+        "def choose(m, count):\n"
+        "    keeps = [mv.get('keep', []) if mv else [] for mv in m['moves']]\n"
+        "    camps = [i for i, keep in enumerate(keeps) if any(c.startswith('camp') for c in keep)]\n"
+        "    return camps[0] if camps else 0\n"
+    )
+    events = simulate(3, 3, [bot(folder, camper, log=log), "random", "random"], bots=SAFE)
+    assert faults(events) == []
+    received = [json.loads(line)["message"] for line in log.read_text().splitlines()]
+    decides = [m for m in received if m["type"] == "decide"]
+    ids = [m["id"] for m in decides]
+    assert ids == sorted(set(ids))  # ids rise strictly
+    for i, m in enumerate(received):
+        if m["type"] == "decide" and m["kind"] == "pick":
+            hand = next(h for h in reversed(received[:i]) if h["type"] == "hand")
+            assert (hand["round"], hand["turn"]) == (m["view"]["round"], m["view"]["turn"])
+            assert sorted(hand["cards"]) == sorted(m["view"]["hand"])
+    assert {"pick", "camp", "build"} <= {m["kind"] for m in decides}
+    for round_ in range(1, 5):
+        construction = [m for m in decides if m["kind"] in ("camp", "build") and m["view"]["round"] == round_]
+        kinds = [m["kind"] for m in construction]
+        assert kinds == sorted(kinds, key=("camp", "build").index)  # camps first
+        camps = [CARDS[m["moves"][0]["card"]].priority for m in construction if m["kind"] == "camp" and m["moves"][0]]
+        assert camps == sorted(camps)
+        builds = [m for m in construction if m["kind"] == "build"]
+        assert all(m["moves"][-1] is None for m in construction)
+        assert builds[-1]["moves"] == [None]  # asked again until nothing but null is left (index 0)
+        assert all(mv["card"].startswith("camp") is False for m in builds for mv in m["moves"] if mv)
+    assert legal(folder, events)
+
+
+if __name__ == "__main__":
+    SCHEMA_FILE.write_text(protocol_schema())
