@@ -28,7 +28,7 @@ from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, CORNERS, LUXURY_RESOURCES, SQUARES
 from bkref.game.engine import State
 from bkref.game.events import Harvest, Rulings
-from bkref.game.fiefs import RESOURCES, Board, harvest
+from bkref.game.fiefs import RESOURCES, BitBoard, harvest
 from bkref.game.position import Position
 from bkref.game.results import FinalScore
 from bkref.game.scoring import MISSIONS, Holdings, final_score
@@ -122,7 +122,7 @@ def test_harvest_on_bitmasks_gives_the_fiefs_of_a_plain_flood_fill(drawn: tuple[
 @given(positions())
 def test_the_missions_count_on_bitmasks_what_a_plain_reading_counts(drawn: tuple[Position, tuple[str, ...]]) -> None:
     position, players = drawn
-    board = Board.of(position, players)
+    board = BitBoard.of(position, players)
     for p in players:
         h = Holdings(p, board, explain=False)
         squares = [sq for sq in SQUARES if position.owner.get(sq) == p]

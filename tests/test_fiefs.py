@@ -5,13 +5,23 @@ from __future__ import annotations
 import pytest
 
 from bkref.game.catalog import BOARD_ORDER
-from bkref.game.fiefs import RESOURCES, Board, connected, fiefs, harvest, harvest_carrots, mask, names, regions
+from bkref.game.fiefs import (
+    RESOURCES,
+    BitBoard,
+    connected,
+    fief_squares,
+    fiefs_of,
+    harvest,
+    harvest_carrots,
+    mask,
+    names,
+)
 from bkref.game.position import Position
 
 
 def test_city_strength_counts_printed_cities_as_one() -> None:
     p = Position(building={"A1": "city3", "A2": "city2", "A3": "farm_mushroom"})
-    board = Board.of(p, ())
+    board = BitBoard.of(p, ())
     squares = ("A4", "A1", "A2", "A3", "A5")
     assert [board.strength[BOARD_ORDER[sq]] for sq in squares] == [1, 3, 2, 0, 0]
     assert names(board.cities & mask(squares)) == ("A1", "A2", "A4")
@@ -20,7 +30,7 @@ def test_city_strength_counts_printed_cities_as_one() -> None:
 def test_a_square_produces_its_terrain_then_its_farm_or_declared_post() -> None:
     p = Position(building={"A1": "farm_mushroom", "A2": "trading_post", "A3": "trading_post", "A5": "city1"})
     p.declared = {"A2": "fish"}
-    board = Board.of(p, ())
+    board = BitBoard.of(p, ())
     assert [names(board.resources[BOARD_ORDER[sq]], RESOURCES) for sq in ("A1", "A2", "A3", "A4", "A5")] == [
         ("wood", "mushroom"),
         ("wood", "fish"),
@@ -51,11 +61,11 @@ def test_connection_goes_only_through_the_players_own_squares() -> None:
 
 def test_a_tower_joins_fiefs_into_one_in_board_order() -> None:
     p = Position(owner=dict.fromkeys(("J9", "A1", "E5", "E6"), "ann"), building={"A1": "city1"})
-    assert [f.squares for f in fiefs(p, "ann")] == [("A1",), ("E5", "E6"), ("J9",)]
-    assert regions(p, "ann") == [("A1",), ("E5", "E6"), ("J9",)] and regions(p, "bob") == []
+    assert [f.squares for f in fiefs_of(p, "ann")] == [("A1",), ("E5", "E6"), ("J9",)]
+    assert fief_squares(p, "ann") == [("A1",), ("E5", "E6"), ("J9",)] and fief_squares(p, "bob") == []
     p.towers.append(("J9", "A1"))
-    assert regions(p, "ann") == [("A1", "J9"), ("E5", "E6")]
-    assert [(f.squares, f.strength, f.resources, f.carrots) for f in fiefs(p, "ann")] == [
+    assert fief_squares(p, "ann") == [("A1", "J9"), ("E5", "E6")]
+    assert [(f.squares, f.strength, f.resources, f.carrots) for f in fiefs_of(p, "ann")] == [
         (("A1", "J9"), 1, ("wood", "fish"), 2),
         (("E5", "E6"), 1, (), 0),
     ]
@@ -81,7 +91,7 @@ def test_a_harvest_is_a_mapping_of_each_players_fiefs() -> None:
     p = Position(owner={"A1": "ann", "A2": "ann", "J9": "bob"}, building={"A1": "city2"})
     harvested = harvest(p, ("ann", "bob", "cid"))
     assert (list(harvested), len(harvested)) == (["ann", "bob", "cid"], 3)
-    assert dict(harvested) == {"ann": fiefs(p, "ann"), "bob": fiefs(p, "bob"), "cid": []}
+    assert dict(harvested) == {"ann": fiefs_of(p, "ann"), "bob": fiefs_of(p, "bob"), "cid": []}
     assert [harvest_carrots(harvested, q) for q in ("ann", "bob", "cid", "zed")] == [2, 0, 0, 0]
     plain = dict(harvested)  # a harvest kept as a plain mapping counts the same
     assert [harvest_carrots(plain, q) for q in ("ann", "bob", "cid", "zed")] == [2, 0, 0, 0]

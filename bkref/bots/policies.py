@@ -55,7 +55,7 @@ from bkref.bots.errors import OptionError, PolicyError, traceback_of
 from bkref.game.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS
 from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick
-from bkref.game.fiefs import fiefs, yield_of
+from bkref.game.fiefs import fiefs_of, yield_of
 from bkref.game.knowledge import View
 from bkref.game.moves import placements
 from bkref.game.position import Position
@@ -119,7 +119,7 @@ BUNDLED: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}
 def outlook(position: Position, player: str) -> Outlook:
     """What ``player`` would harvest in ``position`` now, then the sum of their fiefs' strength
     and wealth. The second figure ranks moves that harvest nothing yet but build towards it."""
-    mine = fiefs(position, player)
+    mine = fiefs_of(position, player)
     return yield_of(mine), sum(f.strength + f.wealth for f in mine)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from bkref.game import scoring
 from bkref.game.catalog import COPY_CARDS
 from bkref.game.events import End
-from bkref.game.fiefs import Board
+from bkref.game.fiefs import BitBoard
 from bkref.game.results import FinalScore
 from bkref.game.table import COPY_SIDE, Table, Violation, expect_players
 from bkref.game.words import cards
@@ -50,7 +50,7 @@ def end(table: Table, event: End, found: list[Violation]) -> None:
             )
 
 
-def final_board(table: Table) -> Board | None:
+def final_board(table: Table) -> BitBoard | None:
     """The board as it stands read into bitmasks, if a harvest read it and nothing changed since."""
     return None if table.board_fiefs is None else table.board_fiefs.board
 

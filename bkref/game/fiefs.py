@@ -10,11 +10,11 @@ strength x wealth golden carrots.
 >>> p = Position()
 >>> for sq in ("A2", "A3", "A4", "B2", "B3", "B4"): p.claim(sq, "ann")
 >>> p.building.update({"B2": "city3", "A3": "farm_mushroom"})
->>> [(f.squares, f.strength, f.resources, f.carrots) for f in fiefs(p, "ann")]
+>>> [(f.squares, f.strength, f.resources, f.carrots) for f in fiefs_of(p, "ann")]
 [(('A2', 'A3', 'A4', 'B2', 'B3', 'B4'), 5, ('wood', 'fish', 'mushroom'), 15)]
 
 The work is done on bitmasks: square i of the board (reading order, A1 first) is bit
-i, resource k of ``RESOURCES`` is bit k. A position is read once into a ``Board`` of
+i, resource k of ``RESOURCES`` is bit k. A position is read once into a ``BitBoard`` of
 such masks, and a fief is kept as ``(squares, strength, resources)`` in those bits
 until its ``Fief`` is asked for.
 """
@@ -112,8 +112,8 @@ def _links(position: Position) -> list[int]:
     return links
 
 
-class Board:
-    """A position read into bitmasks once (``Board.of``): what harvests and the final
+class BitBoard:
+    """A position read into bitmasks once (``BitBoard.of``): what harvests and the final
     scoring count. It is a snapshot: later changes to the position do not reach it.
 
     ``owned`` holds each player's squares; ``strength`` and ``resources`` each square's
@@ -123,7 +123,7 @@ class Board:
     ``TERRAIN``).
     """
 
-    __slots__ = ("_fiefs", "cities", "links", "made", "owned", "resources", "strength")
+    __slots__ = ("_groups", "cities", "links", "made", "owned", "resources", "strength")
 
     def __init__(
         self,
@@ -140,10 +140,10 @@ class Board:
         self.resources = resources
         self.cities = cities
         self.made = made
-        self._fiefs: dict[str, list[Group]] = {}
+        self._groups: dict[str, list[Group]] = {}
 
     @classmethod
-    def of(cls, position: Position, players: tuple[str, ...]) -> Board:
+    def of(cls, position: Position, players: tuple[str, ...]) -> BitBoard:
         """The board of ``position`` for ``players`` (the squares of others are left out)."""
         held = position.owned
         owned = {p: held.get(p, 0) for p in players}
@@ -164,21 +164,23 @@ class Board:
                 made[k] |= 1 << i
         return cls(owned, _links(position), strength, resources, cities, made)
 
-    def __reduce__(self) -> tuple[type[Board], tuple[dict[str, int], list[int], list[int], list[int], int, list[int]]]:
-        return Board, (self.owned, self.links, self.strength, self.resources, self.cities, self.made)
+    def __reduce__(
+        self,
+    ) -> tuple[type[BitBoard], tuple[dict[str, int], list[int], list[int], list[int], int, list[int]]]:
+        return BitBoard, (self.owned, self.links, self.strength, self.resources, self.cities, self.made)
 
-    def fiefs(self, player: str) -> list[Group]:
+    def groups(self, player: str) -> list[Group]:
         """``player``'s fiefs, by first square (found once, then kept)."""
-        found = self._fiefs.get(player)
+        found = self._groups.get(player)
         if found is None:
             mine = self.owned[player]
-            found = self._fiefs[player] = _split(mine, mine, self.links, self.strength, self.resources)
+            found = self._groups[player] = _split(mine, mine, self.links, self.strength, self.resources)
         return found
 
     def carrots(self, player: str) -> int:
         """What ``player``'s fiefs yield at a harvest (H4). Only a fief with a city yields,
         so unless all of them are known already, only those are searched."""
-        fiefs = self._fiefs.get(player)
+        fiefs = self._groups.get(player)
         if fiefs is None:
             mine = self.owned[player]
             fiefs = _split(mine, mine & self.cities, self.links, self.strength, self.resources)
@@ -201,21 +203,21 @@ class Board:
         return out
 
 
-def fief(group: Group) -> Fief:
+def fief_of_group(group: Group) -> Fief:
     """The ``Fief`` of a fief kept as bitmasks."""
     squares, strength, made = group
     resources = names(made, RESOURCES)
     return Fief(names(squares), strength, resources, strength * len(resources))
 
 
-def fiefs(position: Position, player: str) -> list[Fief]:
+def fiefs_of(position: Position, player: str) -> list[Fief]:
     """Every fief of ``player`` in ``position`` (H2), in board order."""
-    return [fief(group) for group in Board.of(position, (player,)).fiefs(player)]
+    return [fief_of_group(group) for group in BitBoard.of(position, (player,)).groups(player)]
 
 
-def regions(position: Position, player: str) -> list[tuple[str, ...]]:
+def fief_squares(position: Position, player: str) -> list[tuple[str, ...]]:
     """The player's fiefs as square tuples in board order, sorted by first square."""
-    return [names(group) for group, _, _ in _areas(position, player)]
+    return [names(group) for group, _, _ in _square_groups(position, player)]
 
 
 def connected(position: Position, player: str, a: str, b: str) -> bool:
@@ -228,7 +230,7 @@ def connected(position: Position, player: str, a: str, b: str) -> bool:
     return group & both == both
 
 
-def _areas(position: Position, player: str) -> list[Group]:
+def _square_groups(position: Position, player: str) -> list[Group]:
     """``player``'s fiefs by their squares only (strength and resources left at 0), by first square."""
     mine = position.owned.get(player, 0)
     return _split(mine, mine, _links(position), _NOTHING, _NOTHING)
@@ -249,7 +251,7 @@ class Harvested(Mapping[str, list[Fief]]):
 
     __slots__ = ("_built", "board", "carrots")
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: BitBoard) -> None:
         self.board = board
         self._built: dict[str, list[Fief]] = {}
         self.carrots = {p: board.carrots(p) for p in board.owned}
@@ -257,13 +259,13 @@ class Harvested(Mapping[str, list[Fief]]):
     def __getitem__(self, player: str) -> list[Fief]:
         built = self._built.get(player)
         if built is None:
-            built = self._built[player] = [fief(group) for group in self.board.fiefs(player)]
+            built = self._built[player] = [fief_of_group(group) for group in self.board.groups(player)]
         return built
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.board.owned)
 
-    def __reduce__(self) -> tuple[type[Harvested], tuple[Board]]:
+    def __reduce__(self) -> tuple[type[Harvested], tuple[BitBoard]]:
         return Harvested, (self.board,)  # pickled and copied as its bitmasks, in both builds
 
     def __len__(self) -> int:
@@ -278,10 +280,10 @@ def harvest(position: Position, players: tuple[str, ...], *, whole: bool = False
     ``whole`` finds every fief now: the last harvest's board is the final one, whose fiefs
     the missions count (E2-E4).
     """
-    board = Board.of(position, players)
+    board = BitBoard.of(position, players)
     if whole:
         for p in players:
-            board.fiefs(p)
+            board.groups(p)
     return Harvested(board)
 
 

@@ -54,7 +54,7 @@ from bkref.game.catalog import BASIC_RESOURCES, BOARD, CARDS, COPY_CARDS, SQUARE
 from bkref.game.ending import copy_choices
 from bkref.game.events import Build, Deal, Draw, End, Harvest, Pick
 from bkref.game.exploring import play_card
-from bkref.game.fiefs import regions
+from bkref.game.fiefs import fief_squares
 from bkref.game.flow import due, start_construction
 from bkref.game.position import Position
 from bkref.game.table import HAND_SIZE, KEEP, Skip, Table, Violation
@@ -94,7 +94,7 @@ def placements(position: Position, player: str, card: str) -> list[list[str]]:
         return [[sq] for sq in SQUARES if sq not in owner and not occupied(sq)]  # C6
     mine = [sq for sq in SQUARES if owner.get(sq) == player and not occupied(sq)]
     if kind == "sky_tower":
-        fief = {sq: i for i, group in enumerate(regions(position, player)) for sq in group}
+        fief = {sq: i for i, group in enumerate(fief_squares(position, player)) for sq in group}
         return [[a, b] for a, b in itertools.combinations(mine, 2) if fief[a] != fief[b]]  # C5
     need = CARDS[card].requires_terrain
     return [[sq] for sq in mine if need is None or BOARD[sq].terrain == need]  # C2-C4

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Final
 import msgspec
 
 from bkref.game.catalog import BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES
-from bkref.game.fiefs import RESOURCE_INDEX, Board, Group, harvest_carrots, mask, names
+from bkref.game.fiefs import RESOURCE_INDEX, BitBoard, Group, harvest_carrots, mask, names
 from bkref.game.position import Position
 from bkref.game.results import FinalScore, ParchmentRow, PlayerScore
 from bkref.game.table import Table
@@ -56,12 +56,12 @@ RULING_IDS: Final = {
 
 class Holdings:
     """What one player has at the end, as the missions count it (E2-E4), read from the
-    board's bitmasks (``bkref.game.fiefs.Board``).
+    board's bitmasks (``bkref.game.fiefs.BitBoard``).
 
     ``explain`` false leaves the missions' sentences empty: the points only.
     """
 
-    def __init__(self, player: str, board: Board, explain: bool = True) -> None:
+    def __init__(self, player: str, board: BitBoard, explain: bool = True) -> None:
         self.player = player
         self.board = board
         self.mine = board.owned[player]
@@ -70,7 +70,7 @@ class Holdings:
     @classmethod
     def of(cls, position: Position, player: str) -> Holdings:
         """The holdings of ``player`` in ``position``."""
-        return cls(player, Board.of(position, (player,)))
+        return cls(player, BitBoard.of(position, (player,)))
 
     def count(self, squares: int) -> int:
         """How many of the player's squares are among ``squares`` (a bitmask)."""
@@ -79,7 +79,7 @@ class Holdings:
     @property
     def fiefs(self) -> list[Group]:
         """The player's fiefs, as bitmasks (squares, strength, resources)."""
-        return self.board.fiefs(self.player)
+        return self.board.groups(self.player)
 
     def produced(self, resource: str) -> int:
         """How many units of ``resource`` the player's squares produce (E2)."""
@@ -241,7 +241,7 @@ _TREASURES: Final = frozenset(card.id for card in CARDS.values() if card.kind ==
 class _Scorer:
     """Scores every parchment of a finished game; see ``final_score``."""
 
-    def __init__(self, state: Table, board: Board, explain: bool) -> None:
+    def __init__(self, state: Table, board: BitBoard, explain: bool) -> None:
         self.state = state
         self.rulings: Rulings = state.rulings
         self.explain = explain
@@ -392,7 +392,7 @@ class _Scorer:
         return given
 
 
-def final_score(state: Table, board: Board | None = None, *, explain: bool = True) -> FinalScore:
+def final_score(state: Table, board: BitBoard | None = None, *, explain: bool = True) -> FinalScore:
     """Score a finished game: harvests, every parchment, totals, ranking and winners (E1-E9).
 
     ``board``, the final position read into bitmasks, saves reading it again when the
@@ -400,7 +400,7 @@ def final_score(state: Table, board: Board | None = None, *, explain: bool = Tru
     ``explain`` false, the points only: every row's ``counted`` is empty (the referee's
     fast path; ``bkref score`` and the replay explain).
     """
-    scorer = _Scorer(state, board or Board.of(state.position, state.players), explain)
+    scorer = _Scorer(state, board or BitBoard.of(state.position, state.players), explain)
     rows = {p: scorer.rows(p) for p in state.players}
     harvests = {p: [harvest_carrots(h, p) for h in state.harvests] for p in state.players}
     harvest = {p: sum(v) for p, v in harvests.items()}

@@ -29,7 +29,7 @@ from typing import Final, Literal, NamedTuple, Self, cast
 
 from bkref.game.catalog import BOARD, CARDS
 from bkref.game.events import Pick, Rulings
-from bkref.game.fiefs import Harvested, fiefs, harvest_carrots
+from bkref.game.fiefs import Harvested, fiefs_of, harvest_carrots
 from bkref.game.position import Position
 from bkref.game.results import Fief, FinalScore
 
@@ -213,7 +213,7 @@ class Table:
 
     def fiefs_of(self, player: str) -> list[Fief]:
         """``player``'s fiefs on the board as it stands (H2-H4), with the latest declarations."""
-        return fiefs(self.position, player)
+        return fiefs_of(self.position, player)
 
     def carrots_of(self, player: str) -> int:
         """The golden carrots ``player`` has so far: the harvests, then the final total once scored."""

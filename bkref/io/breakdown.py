@@ -28,7 +28,7 @@ import msgspec
 from bkref.game.catalog import BASIC_RESOURCES, BOARD_ORDER, LUXURY_RESOURCES
 from bkref.game.engine import State
 from bkref.game.events import End, Resource, Round, Rulings, SquareId
-from bkref.game.fiefs import Board, mask, yield_of
+from bkref.game.fiefs import BitBoard, mask, yield_of
 from bkref.game.results import Fief, FinalScore, PlayerScore
 from bkref.game.scoring import RULING_IDS
 from bkref.io.diagnostics import Diagnostic
@@ -158,7 +158,7 @@ def _round_score(line: int, state: State, running: Counter[str]) -> RoundScore:
     log left without one, when the next deal comes (T1).
     """
     position = state.position
-    cities = Board.of(position, ()).cities
+    cities = BitBoard.of(position, ()).cities
     players = {}
     for p in state.players:
         fiefs = state.harvests[-1][p]
