@@ -6,5 +6,8 @@ types. ``table`` is a game's state as one typed record with its questions, and
 rounds, what is due, the gaps a log leaves) and its stage module, where its checks sit
 next to its effect (``dealing``, ``exploring``, ``building``, ``harvesting``,
 ``ending``). ``position``, ``fiefs`` and ``scoring`` are the board, the harvests and the
-parchments, ``moves`` the legal moves, ``rules`` the rule ids of RULES.md.
+parchments, ``results`` the types of what they work out, ``moves`` the legal moves.
+``knowledge`` is what one player may know (I1-I6): their ``View`` of a position and the
+log as they saw it, whose types are in ``seen``. ``rules`` holds the rule ids of
+RULES.md, ``words`` small helpers for the sentences bkref writes.
 """
