@@ -455,3 +455,13 @@ def test_an_x1_on_a_harvest_counts_a_fiefs_squares_in_words() -> None:
     assert [tuple(v) for v in found] == [
         ("X1", "ann harvests 1 carrot in round 1 (fief of A1 (1 square) 1x1), the log expects 5")
     ]
+
+
+def test_the_engine_exports_its_names_and_the_tables() -> None:
+    """``from bkref.game.engine import *`` gives the engine's names and the table's constants it
+    re-exports, and nothing else (its imports stay its own)."""
+    names: dict[str, object] = {}
+    exec("from bkref.game.engine import *", names)
+    assert sorted(n for n in names if n != "__builtins__") == [
+        "Due", "HAND_SIZE", "History", "KEEP", "ROUNDS", "State", "Violation", "apply"
+    ]  # fmt: skip
