@@ -68,6 +68,7 @@ def simulate(
     """
     from bkref.bots.errors import OptionError, PolicyError
     from bkref.bots.simulate import log_of
+    from bkref.io.diagnostics import printable
 
     specs = policy or ["random"]
     try:
@@ -84,7 +85,7 @@ def simulate(
         raise fail(worded(error, int(players or 0))) from None
     except PolicyError as error:
         if debug and error.traceback:
-            sys.stderr.write(error.traceback)
+            sys.stderr.writelines(printable(line) + "\n" for line in error.traceback.splitlines())
         raise fail(str(error)) from None
 
 
@@ -129,6 +130,7 @@ def worded(error: OptionError, players: int) -> str:
 def write_games(game: tuple[int, int, list[str]], games: int, folder: Path, jobs: int) -> None:
     """Play ``games`` games from ``game``'s seed on, in ``jobs`` processes, one file each in ``folder``."""
     from bkref.bots.simulate import tournament
+    from bkref.io.diagnostics import printable
     from bkref.views.progress import progress
 
     try:
@@ -141,4 +143,4 @@ def write_games(game: tuple[int, int, list[str]], games: int, folder: Path, jobs
             write_output(log, str(folder / name))
             names.append(name)
             advance()
-    print(f"wrote {games} games to {folder}: {names[0]} to {names[-1]}")
+    print(printable(f"wrote {games} games to {folder}: {names[0]} to {names[-1]}"))

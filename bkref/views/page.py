@@ -31,7 +31,7 @@ from bkref.views.palette import PROBLEM_COLOUR, SEAT_COLOURS, SEAT_STYLES
 from bkref.views.scoreview import parchments, ranking
 from bkref.views.seenby import problems_seen
 from bkref.views.squares import changed_squares, seat_letters
-from bkref.views.svg import STYLE, board_layer, canvas, caption, marks, printed_cities, square
+from bkref.views.svg import STYLE, board_layer, canvas, caption, marks, printed_cities, square, xml_text
 from bkref.views.tables import harvest_table, players_table, winners
 
 TOP = 24
@@ -266,7 +266,7 @@ def page(steps: Sequence[Step], index: int, label: str, seen_by: str | None = No
         + drawn_legend
         + "</svg>"
     )
-    title = escape(label + (f", as {seen_by} saw it" if seen_by else ""))
+    title = xml_text(label + (f", as {seen_by} saw it" if seen_by else ""))
     squares = json.dumps(list(SQUARES), separators=(",", ":"))
     return f"""<!DOCTYPE html>
 <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
