@@ -72,8 +72,8 @@ def xml_text(text: str) -> str:
     outside printable text escaped as validate prints it (XML 1.0 cannot hold ESC, NUL or
     U+FFFE at all), then ``<``, ``>``, ``&`` and quotes as entities.
 
-    >>> xml_text("b" + chr(27) + "ob <&>")
-    'b\\x1bob &lt;&amp;&gt;'
+    >>> print(xml_text("b" + chr(27) + "ob <&>"))
+    b\\x1bob &lt;&amp;&gt;
     """
     return escape(printable(text))
 
