@@ -126,7 +126,7 @@ def _data(steps: Sequence[Step], start: int, seen_by: str | None) -> tuple[str, 
     for index, this in enumerate(steps):
         state = this.state
         position = state.position
-        if len(state.harvests) > len(before.harvests):
+        if state.harvests_done > before.harvests_done:
             harvests.append(table_html(harvest_table(state)))
         explained = state.final_explained() if state.final is not None and not final else None
         if explained is not None:
@@ -137,7 +137,7 @@ def _data(steps: Sequence[Step], start: int, seen_by: str | None) -> tuple[str, 
                 "sq": [square_drawings(square(position, sq, seats, letters, TOP)) for sq in SQUARES],
                 "mk": overlays(marks(position, changed_squares(before, state), TOP)),
                 "pl": panels(table_html(players_table(state, seen_by))),
-                "hv": len(state.harvests),
+                "hv": state.harvests_done,
                 "fin": state.final is not None,
                 "at": caption(steps, index),
                 "ev": _event(steps, index, before, seen_by),
