@@ -230,3 +230,12 @@ def test_the_viewer_writes_no_control_character_but_its_own(viewer, tmp_path: Pa
     assert pty.exit() == 1
     written = OWN_SEQUENCES.sub("", pty.raw.decode()).replace("\r\n", "\n")
     assert unsafe(written) == []
+
+
+def test_a_raising_policy_s_traceback_and_error_line_are_escaped(bkref, tmp_path: Path) -> None:
+    bot = tmp_path / "bot\x1b[2J.py"
+    bot.write_text(f"def play(*given):\n    raise ValueError({ANN!r})\n")
+    result = bkref("simulate", "--players", "2", "--seed", "1", "--policy", f"{bot}:play", "--debug")
+    assert result.exit_code == 2
+    assert_safe(result)
+    assert "Traceback" in result.stderr and r"ValueError: \x1b]52;c;aGVsbG8=\x07ann" in result.stderr
