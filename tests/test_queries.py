@@ -106,6 +106,44 @@ def test_the_harvests_done(tmp_path: Path) -> None:
     assert [after(tmp_path, THREE, lines).harvests_done for lines in (1, 25, 26, 118)] == [0, 0, 1, 4]
 
 
+def test_reserves_the_last_harvest_and_the_owner_of_a_square(tmp_path: Path) -> None:
+    dealt, harvested = after(tmp_path, TWO, 2), after(tmp_path, THREE, 26)
+    assert [after(tmp_path, TWO, 1).has_reserves, dealt.has_reserves, after(tmp_path, THREE, 2).has_reserves] == [
+        False,
+        True,
+        False,
+    ]
+    assert all(harvested.last_harvest(p) is harvested.harvests[-1][p] for p in PLAYERS)
+    owned = {sq: p for p in PLAYERS for sq in harvested.squares_of(p)}
+    assert owned and all(harvested.owner_of(sq) == owned.get(sq) for sq in SQUARES)
+
+
+RAW_FIELDS = {"harvests", "reserves", "hands", "supply", "parchments"}
+"""The fields of a state whose facts its queries give (``harvests_done``, ``reserve_size``, …)."""
+
+
+def test_views_and_reports_ask_the_state_its_queries_not_its_fields() -> None:
+    """In ``bkref/views`` and ``bkref/io/breakdown.py``, no ``state.harvests`` or
+    ``state.position.owner`` (a state named ``state``, ``before``, ``after`` or ``….state``):
+    each fact is the table's query's, written once (issue 24.3)."""
+    import ast
+
+    root = Path(__file__).resolve().parent.parent / "bkref"
+    found = []
+    for path in [*sorted((root / "views").glob("*.py")), root / "io" / "breakdown.py"]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Attribute):
+                continue
+            value = node.value
+            of_state = (isinstance(value, ast.Name) and value.id in ("state", "before", "after")) or (
+                isinstance(value, ast.Attribute) and value.attr == "state"
+            )
+            raw = node.attr in RAW_FIELDS or (node.attr == "owner" and isinstance(value, ast.Attribute))
+            if raw and (of_state or (node.attr == "owner" and value.attr == "position")):
+                found.append(f"{path.name}:{node.lineno} .{node.attr}")
+    assert found == []
+
+
 def test_what_each_copy_card_copies_from() -> None:
     """Liberal copies a parchment of the player on the right, Socialist of the one on the left (E7)."""
     state = State()

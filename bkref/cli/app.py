@@ -59,8 +59,10 @@ class ValidateFormat(StrEnum):
 
 
 def fail(message: str) -> typer.Exit:
-    """Report bad usage in one line on stderr; exit status 2."""
-    print(f"bkref: error: {message}", file=sys.stderr)
+    """Report bad usage in one line on stderr, its names and paths escaped (``printable``); exit status 2."""
+    from bkref.io.diagnostics import printable
+
+    print(f"bkref: error: {printable(message)}", file=sys.stderr)
     return typer.Exit(2)
 
 

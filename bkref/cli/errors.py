@@ -13,7 +13,6 @@ import typer
 
 from bkref.cli.app import fail
 from bkref.game.engine import ROUNDS
-from bkref.io.diagnostics import printable
 
 if TYPE_CHECKING:
     from bkref.views.navigation import NoHarvest, NoSuchEvent
@@ -49,4 +48,4 @@ def seen_by(name: str, players: Sequence[str], option: str = "--as") -> typer.Ex
 
 def scored_player(path: object, name: str, players: Sequence[str]) -> typer.Exit:
     """``score --player`` names no player of the game."""
-    return fail(printable(f"{path}: {name!r} is not a player of this game ({', '.join(players)})"))
+    return fail(f"{path}: {name!r} is not a player of this game ({', '.join(players)})")

@@ -48,7 +48,7 @@ def moves(
     from bkref.cli import errors
     from bkref.game.events import Event
     from bkref.game.moves import legal_moves
-    from bkref.io.diagnostics import exit_status, printable
+    from bkref.io.diagnostics import exit_status, json_printable, printable
     from bkref.io.referee import NoEvent
     from bkref.io.sources import STDIN, one_log
     from bkref.views.movelist import heading, moves_at, words
@@ -70,13 +70,14 @@ def moves(
     if player is not None and player not in players:
         raise errors.seen_by(player, players, "--player")
     if as_ is not None and player is not None and player != as_:
-        raise fail(printable(f"--as {as_} lists only {as_}'s moves; --player {player} asks for another player's"))
+        raise fail(f"--as {as_} lists only {as_}'s moves; --player {player} asks for another player's")
     moves: list[Event] = list(legal_moves(step.state, as_ if as_ is not None else player))
     sys.stderr.writelines(d.text() + "\n" for d in diagnostics)
     if output is OutputFormat.json:
-        sys.stdout.writelines(msgspec.json.encode(move).decode() + "\n" for move in moves)
+        sys.stdout.writelines(json_printable(msgspec.json.encode(move).decode()) + "\n" for move in moves)
     else:
         label = "-" if log == STDIN else str(log)
-        sys.stdout.write(heading(label, step, events, moves, None if as_ is not None else player, as_) + "\n")
-        sys.stdout.writelines(f"{i:>4}  {words(move)}\n" for i, move in enumerate(moves, start=1))
+        shown = heading(label, step, events, moves, None if as_ is not None else player, as_)
+        sys.stdout.write(printable(shown) + "\n")
+        sys.stdout.writelines(f"{i:>4}  {printable(words(move))}\n" for i, move in enumerate(moves, start=1))
     raise typer.Exit(exit_status(diagnostics))

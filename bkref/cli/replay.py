@@ -120,17 +120,19 @@ def replay(
         import msgspec
 
         from bkref.game.knowledge import seen_events
+        from bkref.io.diagnostics import json_printable
 
         seen = seen_events((s.event for s in steps[: index + 1]), as_)
-        sys.stdout.writelines(msgspec.json.encode(event).decode() + "\n" for event in seen)
+        sys.stdout.writelines(json_printable(msgspec.json.encode(event).decode()) + "\n" for event in seen)
         raise typer.Exit(exit_status_of(steps))
     if svg is not None or html is not None:
+        from bkref.io.diagnostics import printable
         from bkref.views.page import page
         from bkref.views.svg import picture
 
         for target, draw in ((svg, picture), (html, page)):
             if target is not None and write_output(draw(steps, index, str(log), as_), target):
-                print(f"wrote {target}")
+                print(printable(f"wrote {target}"))
         raise typer.Exit(exit_status_of(steps))
     if not step:
         from bkref.views.printout import show

@@ -37,7 +37,7 @@ def score(
     import msgspec
 
     from bkref.io.breakdown import breakdown
-    from bkref.io.diagnostics import EXIT_UNREADABLE, exit_status
+    from bkref.io.diagnostics import EXIT_UNREADABLE, exit_status, json_printable, printable
     from bkref.io.sources import one_log
 
     with one_log(log, sys.stdin, fail) as (source, label):
@@ -46,7 +46,7 @@ def score(
     if not result.players:
         sys.stderr.writelines(d.text() + "\n" for d in result.diagnostics)
         why = "the log is unreadable" if status == EXIT_UNREADABLE else "it has no usable game event"
-        sys.stderr.write(f"{log}: nothing to score: {why}\n")
+        sys.stderr.write(printable(f"{log}: nothing to score: {why}") + "\n")
         raise typer.Exit(status)
     if player is not None:
         if player not in result.players:
@@ -55,7 +55,7 @@ def score(
             raise errors.scored_player(log, player, result.players)
         result = result.only(player)
     if output is OutputFormat.json:
-        sys.stdout.write(msgspec.json.format(msgspec.json.encode(result).decode(), indent=2) + "\n")
+        sys.stdout.write(json_printable(msgspec.json.format(msgspec.json.encode(result).decode(), indent=2)) + "\n")
     else:
         from bkref.views.scoreview import print_breakdown
 

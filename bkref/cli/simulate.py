@@ -97,6 +97,7 @@ def simulate(
     from bkref.bots.errors import OptionError, PolicyError
     from bkref.bots.seats import BotOptions
     from bkref.bots.simulate import simulate, to_jsonl
+    from bkref.io.diagnostics import printable
 
     specs = policy or ["random"]
     signal.signal(signal.SIGTERM, _terminated)  # so that every bot process is stopped on the way out
@@ -120,7 +121,7 @@ def simulate(
         raise fail(worded(error, int(players or 0))) from None
     except PolicyError as error:
         if debug and error.traceback:
-            sys.stderr.write(error.traceback)
+            sys.stderr.writelines(printable(line) + "\n" for line in error.traceback.splitlines())
         raise fail(str(error)) from None
 
 
@@ -203,6 +204,7 @@ def write_games(
 ) -> None:
     """Play ``games`` games from ``game``'s seed on, in ``jobs`` processes, one file each in ``folder``."""
     from bkref.bots.simulate import tournament
+    from bkref.io.diagnostics import printable
     from bkref.views.progress import progress
 
     make_folder(folder)
@@ -212,4 +214,4 @@ def write_games(
             write_output(log, str(folder / name))
             names.append(name)
             advance()
-    print(f"wrote {games} games to {folder}: {names[0]} to {names[-1]}")
+    print(printable(f"wrote {games} games to {folder}: {names[0]} to {names[-1]}"))

@@ -51,7 +51,6 @@ def standings(
     Exit status: that of validate on the same logs (0 all legal, 1 an illegal
     game, 2 an unreadable one or bad usage).
     """
-    from bkref.io.diagnostics import printable
     from bkref.io.referee import Report, check, log_paths
     from bkref.io.sources import STDIN
     from bkref.io.standings import exit_status, to_csv, to_json
@@ -62,7 +61,7 @@ def standings(
     refused = []
     for item in log_paths(paths):
         if isinstance(item, Report):
-            refused.append(fail(printable(f"{item.path}: {item.diagnostics[0].message}")))
+            refused.append(fail(f"{item.path}: {item.diagnostics[0].message}"))
         else:
             logs.append(item)
     if refused:

@@ -189,6 +189,19 @@ class Table:
             return 0
         return len(self.reserves[player]) - self._reserve_next(player)
 
+    @property
+    def has_reserves(self) -> bool:
+        """True once a 2-player deal has given each player a face-down reserve (D1)."""
+        return bool(self.reserves)
+
+    def last_harvest(self, player: str) -> list[Fief]:
+        """``player``'s fiefs as the latest harvest scored them (H2-H4); the harvest's own list, not a copy."""
+        return self.harvests[-1][player]
+
+    def owner_of(self, square: str) -> str | None:
+        """The player who controls ``square`` (P1, C6), or None."""
+        return self.position.owner.get(square)
+
     def harvest_total(self, player: str) -> int:
         return sum(harvest_carrots(harvest, player) for harvest in self.harvests)
 

@@ -161,16 +161,16 @@ def _round_score(line: int, state: State, running: Counter[str]) -> RoundScore:
     cities = BitBoard.of(position, ()).cities
     players = {}
     for p in state.players:
-        fiefs = state.harvests[-1][p]
+        fiefs = state.last_harvest(p)
         carrots = yield_of(fiefs)
         running[p] += carrots
         posts = {
             sq: position.declared[sq]
             for sq in sorted(position.declared, key=BOARD_ORDER.__getitem__)
-            if position.owner.get(sq) == p
+            if state.owner_of(sq) == p
         }
         players[p] = HarvestScore([_fief_score(f, cities) for f in fiefs], posts, carrots, running[p])
-    return RoundScore(len(state.harvests), line, players)
+    return RoundScore(state.harvests_done, line, players)
 
 
 def final_breakdown(line: int, final: FinalScore) -> FinalBreakdown:
@@ -223,7 +223,7 @@ def breakdown(source: LogSource, label: str | None = None) -> Breakdown:
     for step in played:
         diagnostics.extend(step.diagnostics)
         state = step.state
-        if len(state.harvests) > len(rounds):
+        if state.harvests_done > len(rounds):
             rounds.append(_round_score(step.line, state, running))
         elif isinstance(step.event, End) and final is None:
             explained = state.final_explained()  # None when the end event was refused

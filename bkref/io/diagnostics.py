@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 
 EXIT_LEGAL = 0
@@ -44,6 +46,31 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
+_NOT_ASCII = re.compile("[^\n -~]")  # a candidate for escaping: anything but a line end and printable ASCII
+
+
+def json_printable(encoded: str) -> str:
+    """JSON text with every character outside printable text (``printable``'s) written as a
+    ``\\u`` escape: the same values once parsed, and nothing a terminal acts upon. msgspec
+    escapes U+0000 to U+001F, and writes U+009B (a C1 CSI), U+2028 or U+202E as they are.
+
+    >>> print(json_printable(msgspec.json.encode(["a" + chr(0x9B) + "é" + chr(0x202E) + chr(0xE0001)]).decode()))
+    ["a\\u009bé\\u202e\\udb40\\udc01"]
+    """
+    return _NOT_ASCII.sub(_json_escape, encoded)
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    c = match.group()
+    if c.isprintable():
+        return c
+    code = ord(c)
+    if code > 0xFFFF:  # a UTF-16 surrogate pair, as JSON writes a character past U+FFFF
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
 
 
 def exit_status(diagnostics: list[Diagnostic]) -> int:

@@ -20,7 +20,7 @@ from urllib.parse import quote
 import msgspec
 
 from bkref.game.words import count
-from bkref.io.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, Diagnostic
+from bkref.io.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, Diagnostic, json_printable, printable
 from bkref.io.referee import Report
 
 
@@ -28,11 +28,11 @@ def summary(report: Report) -> str:
     """One line on a checked log: legal, illegal (with counts by rule) or unreadable."""
     if not report.diagnostics:
         unfinished = "" if report.complete else f", stops {report.where}"
-        return f"{report.path}: legal ({report.events} events{unfinished})"
+        return f"{printable(report.path)}: legal ({report.events} events{unfinished})"
     rules = Counter(d.rule for d in report.diagnostics)
     by_rule = ", ".join(f"{rule} x{count}" if count > 1 else rule for rule, count in sorted(rules.items()))
     verdict = "illegal" if report.status == EXIT_ILLEGAL else "unreadable"
-    return f"{report.path}: {verdict}, {count(len(report.diagnostics), 'problem')} ({by_rule})"
+    return f"{printable(report.path)}: {verdict}, {count(len(report.diagnostics), 'problem')} ({by_rule})"
 
 
 @dataclass
@@ -127,7 +127,7 @@ def _escape_property(text: str) -> str:
 
 def github_line(d: Diagnostic) -> str:
     """A GitHub Actions workflow command that annotates the log's line with the problem."""
-    where = f"file={_escape_property(d.file)}" + (f",line={d.line}" if d.line else "")
+    where = f"file={printable(_escape_property(d.file))}" + (f",line={d.line}" if d.line else "")
     return f"::error {where},title={_escape_property(d.rule)}::{_escape_data(d.message)}"
 
 
@@ -147,7 +147,7 @@ class _Collecting(Output):
         self.diagnostics.extend(report.diagnostics)
 
     def write_json(self, document: object) -> None:
-        self.out.write(msgspec.json.format(msgspec.json.encode(document).decode(), indent=2) + "\n")
+        self.out.write(json_printable(msgspec.json.format(msgspec.json.encode(document).decode(), indent=2)) + "\n")
 
 
 class JsonOutput(_Collecting):

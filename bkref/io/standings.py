@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Final, Literal
 
 import msgspec
 
-from bkref.io.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, EXIT_UNREADABLE, Diagnostic, printable
+from bkref.io.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, EXIT_UNREADABLE, Diagnostic, json_printable, printable
 from bkref.io.referee import Report, check
 
 if TYPE_CHECKING:
@@ -250,7 +250,7 @@ def standings(
 
 def to_json(standings: Standings) -> str:
     """``bkref standings --format json``: one pretty-printed JSON object."""
-    return msgspec.json.format(msgspec.json.encode(standings).decode(), indent=2) + "\n"
+    return json_printable(msgspec.json.format(msgspec.json.encode(standings).decode(), indent=2)) + "\n"
 
 
 MAX_SEATS: Final = 4

@@ -124,8 +124,6 @@ def legend_text(state: State) -> Legend:
     ]
     towers = state.position.towers
     if towers:
-        pairs = [
-            Text(f"T{i} {a}-{b} ({printable(str(state.position.owner.get(a)))})") for i, (a, b) in enumerate(towers, 1)
-        ]
+        pairs = [Text(f"T{i} {a}-{b} ({printable(str(state.owner_of(a)))})") for i, (a, b) in enumerate(towers, 1)]
         lines.append(("sky towers: ", [pair + "," for pair in pairs[:-1]] + pairs[-1:], " "))
     return Legend(lines)

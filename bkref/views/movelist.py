@@ -16,7 +16,7 @@ from __future__ import annotations
 from bkref.game.engine import State
 from bkref.game.events import Build, Deal, Draw, End, Event, Harvest, Pick
 from bkref.game.words import count, joined
-from bkref.io.diagnostics import Diagnostic, printable
+from bkref.io.diagnostics import Diagnostic
 from bkref.io.referee import NoEvent, Step, play
 from bkref.io.sources import LogSource
 from bkref.views.navigation import NoSuchEvent
@@ -101,7 +101,7 @@ def heading(
         "deal": "the deal",
         "game": "the game event",
     }[due.kind]
-    how_many = count(len(moves), "legal move") + (f" of {printable(player)}" if player is not None else "")
+    how_many = count(len(moves), "legal move") + (f" of {player}" if player is not None else "")
     if not moves and due.kind in ("deal", "draw") and state.deck is None:
         how_many = "the log's game event has no deck, so the cards cannot be known"
     return f"{where}, {state.where()}: {what}{whose}; {how_many}"

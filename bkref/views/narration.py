@@ -170,14 +170,14 @@ def _describe(step: Step, before: State, seen_by: str | None) -> list[str]:
     if isinstance(event, Deal):
         closed = (
             [f"round {before.round} ends without its harvest event: it is harvested with no trading post declared"]
-            if len(after.harvests) > len(before.harvests)
+            if after.harvests_done > before.harvests_done
             else []
         )
         if after.round != event.round:  # the round was closed, then the deal itself refused
             return [*closed, f"the deal of round {event.round}: illegal, skipped"]
         first = after.players[0]
-        reserve = f", and {len(after.reserves[first])} to each reserve" if after.reserves else ""
-        return [*closed, f"the deal of round {event.round}: {len(after.hands[first])} cards to each hand{reserve}"]
+        reserve = f", and {after.reserve_size(first)} to each reserve" if after.has_reserves else ""
+        return [*closed, f"the deal of round {event.round}: {len(after.hand_of(first))} cards to each hand{reserve}"]
     if isinstance(event, Pick):
         return _pick_lines(step, before, seen_by)
     if isinstance(event, Draw):
@@ -188,11 +188,11 @@ def _describe(step: Step, before: State, seen_by: str | None) -> list[str]:
     if isinstance(event, Build):
         return [_build_words(event, after.position)]
     if isinstance(event, Harvest):
-        carrots = ", ".join(f"{p} {yield_of(after.harvests[-1][p])}" for p in after.players)
+        carrots = ", ".join(f"{p} {yield_of(after.last_harvest(p))}" for p in after.players)
         lines = [f"the harvest of round {event.round}: {carrots} carrots"]
         declared = after.position.declared  # as the referee took them: a wrong declaration is ignored (H1)
         lines += [
-            f"  {after.position.owner[sq]}'s trading post on {sq} makes {resource}" for sq, resource in declared.items()
+            f"  {after.owner_of(sq)}'s trading post on {sq} makes {resource}" for sq, resource in declared.items()
         ]
         return lines
     lines = ["the end of the game: every parchment is revealed and scored"]

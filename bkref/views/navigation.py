@@ -96,7 +96,7 @@ def event_index(steps: Sequence[Step], number: int) -> int:
 def harvest_index(steps: Sequence[Step], round_: int) -> int:
     """The index of the harvest of round ``round_`` (the event that closes it); ``NoHarvest`` if none."""
     for i, step in enumerate(steps):
-        if len(step.state.harvests) >= round_:
+        if step.state.harvests_done >= round_:
             return i
     raise NoHarvest(round_, steps[-1].state.where())
 
@@ -118,7 +118,7 @@ def stops(steps: Sequence[Step], by: str) -> list[int]:
     if by == "turn":
         groups = [_group(s.event) for s in steps]
         return [i for i, g in enumerate(groups) if i in (0, last) or g is None or g != groups[i + 1]]
-    harvested = [i for i in range(1, last) if len(steps[i].state.harvests) > len(steps[i - 1].state.harvests)]
+    harvested = [i for i in range(1, last) if steps[i].state.harvests_done > steps[i - 1].state.harvests_done]
     return sorted({0, *harvested, last})
 
 

@@ -31,7 +31,7 @@ from bkref.views.palette import PROBLEM_COLOUR, SEAT_COLOURS, SEAT_STYLES
 from bkref.views.scoreview import parchments, ranking
 from bkref.views.seenby import problems_seen
 from bkref.views.squares import changed_squares, seat_letters
-from bkref.views.svg import STYLE, board_layer, canvas, caption, marks, printed_cities, square
+from bkref.views.svg import STYLE, board_layer, canvas, caption, marks, printed_cities, square, xml_text
 from bkref.views.tables import harvest_table, players_table, winners
 
 TOP = 24
@@ -126,7 +126,7 @@ def _data(steps: Sequence[Step], start: int, seen_by: str | None) -> tuple[str, 
     for index, this in enumerate(steps):
         state = this.state
         position = state.position
-        if len(state.harvests) > len(before.harvests):
+        if state.harvests_done > before.harvests_done:
             harvests.append(table_html(harvest_table(state)))
         explained = state.final_explained() if state.final is not None and not final else None
         if explained is not None:
@@ -137,7 +137,7 @@ def _data(steps: Sequence[Step], start: int, seen_by: str | None) -> tuple[str, 
                 "sq": [square_drawings(square(position, sq, seats, letters, TOP)) for sq in SQUARES],
                 "mk": overlays(marks(position, changed_squares(before, state), TOP)),
                 "pl": panels(table_html(players_table(state, seen_by))),
-                "hv": len(state.harvests),
+                "hv": state.harvests_done,
                 "fin": state.final is not None,
                 "at": caption(steps, index),
                 "ev": _event(steps, index, before, seen_by),
@@ -266,7 +266,7 @@ def page(steps: Sequence[Step], index: int, label: str, seen_by: str | None = No
         + drawn_legend
         + "</svg>"
     )
-    title = escape(label + (f", as {seen_by} saw it" if seen_by else ""))
+    title = xml_text(label + (f", as {seen_by} saw it" if seen_by else ""))
     squares = json.dumps(list(SQUARES), separators=(",", ":"))
     return f"""<!DOCTYPE html>
 <html xmlns="http://www.w3.org/1999/xhtml" lang="en">

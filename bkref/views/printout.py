@@ -60,7 +60,7 @@ def position_printout(steps: Sequence[Step], index: int, label: str, seen_by: st
     ]
     parts += [Text(line) for line in (earlier_problems(steps, index), stops_here(steps, index)) if line]
     parts += [Text(""), board_text(state), Text(""), legend_text(state), Text(""), players_table(state, seen_by)]
-    if len(state.harvests) > len(before.harvests):  # a harvest event, or a deal that closes a round (T1)
+    if state.harvests_done > before.harvests_done:  # a harvest event, or a deal that closes a round (T1)
         parts += [Text(""), harvest_table(state)]
     if state.final is not None:
         parts += [Text(""), final_scores(state)]

@@ -109,10 +109,10 @@ def player_lines(state: State, seen_by: str | None) -> list[Text]:
         _, hand, reserve = hand_of(state, p, seen_by)
         line = Text(f" {letters[p]} ", SEAT_STYLES[i])
         line.append(
-            f" {names[p]:<{name_width}} {_counted(len(state.position.controlled(p)), 'square', 3)}  hand {hand:>2}"
-            + (f" +{reserve:<2} reserve" if state.reserves else "")
-            + f" {_counted(len(state.parchments.get(p, ())), 'parchment', 2)}"
-            + f" {_counted(state.harvest_total(p), 'carrot', 3)}  supply: {supply(state, p) if state.supply else '-'}"
+            f" {names[p]:<{name_width}} {_counted(len(state.squares_of(p)), 'square', 3)}  hand {hand:>2}"
+            + (f" +{reserve:<2} reserve" if state.has_reserves else "")
+            + f" {_counted(len(state.parchments_of(p)), 'parchment', 2)}"
+            + f" {_counted(state.harvest_total(p), 'carrot', 3)}  supply: {supply(state, p)}"
         )
         line.no_wrap, line.overflow = True, "ellipsis"
         lines.append(line)
@@ -217,21 +217,25 @@ def hands_panel(state: State, seen_by: str | None) -> RenderableType:
     if state.phase != "exploring":
         note = "hands are empty outside exploration"
     else:
-        note = "a 2-player reserve is face down; one card joins the hand at each pick" if state.reserves else ""
+        note = "a 2-player reserve is face down; one card joins the hand at each pick" if state.has_reserves else ""
     out = table("player", "hand", "supply", "parchments", prose=("hand", "supply", "parchments"))
     for p in state.players:
         cards, size, reserve = hand_of(state, p, seen_by)
         hand = f"{size} cards" if cards is None else ", ".join(cards) or "-"
         hand += f" (+{reserve} in reserve)" if reserve else ""
-        held = state.parchments.get(p, [])
+        held = state.parchments_of(p)
         parchments = f"{len(held)} face down" if cards is None and held else ", ".join(held) or "-"
-        out.add_row(printable(p), hand, supply(state, p) if state.supply else "-", parchments)
+        out.add_row(printable(p), hand, supply(state, p), parchments)
     return Group(Text("hands, supplies and parchments", "bold"), out, Text(note, "dim"))
 
 
 def fiefs_panel(state: State, seen_by: str | None) -> RenderableType:
     """The latest harvest's fiefs (H2-H4)."""
-    return harvest_table(state) if state.harvests else Text("no harvest yet: each round's harvest shows its fiefs here")
+    return (
+        harvest_table(state)
+        if state.harvests_done
+        else Text("no harvest yet: each round's harvest shows its fiefs here")
+    )
 
 
 def scores_panel(state: State, seen_by: str | None) -> RenderableType:

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bkref.game.words import count
+from bkref.io.diagnostics import printable
 from bkref.io.standings import GameRecord, PlayerStanding, Standings, counts
 from bkref.views.terminal import console, emit, listing, table
 
@@ -83,10 +84,16 @@ def _games(standings: Standings) -> Text:
     rows: list[tuple[list[str], str | None]] = []
     for r in standings.games:
         style = None if counts(r, standings.include_illegal) else "dim"
-        left = [os.path.relpath(r.file, folder) if folder else r.file, f"  {_result(r)}"]
+        left = [printable(os.path.relpath(r.file, folder) if folder else r.file), f"  {_result(r)}"]
         left += [""] * (len(r.seats) - len(left))
         cells = [
-            [s.player, str(s.harvest), str(s.parchment_total), str(s.total), "won" if s.player in r.winners else ""]
+            [
+                printable(s.player),
+                str(s.harvest),
+                str(s.parchment_total),
+                str(s.total),
+                "won" if s.player in r.winners else "",
+            ]
             for s in r.seats
         ]
         cells += [[]] * (len(left) - len(cells))
@@ -95,7 +102,7 @@ def _games(standings: Standings) -> Text:
         ("File, result", "Player", "Harvest", "Parchments", "Total", "Won"),
         rows,
         numbers=NUMBERS,
-        title=f"Games{f' in {folder}{os.sep}' if folder else ''} (players in seat order)",
+        title=f"Games{f' in {printable(folder)}{os.sep}' if folder else ''} (players in seat order)",
     )
 
 
@@ -120,7 +127,7 @@ def _players(standings: Standings) -> Table:
     )
     for s in standings.players:
         made.add_row(
-            s.player,
+            printable(s.player),
             str(s.games),
             _wins(s.wins),
             f"{s.win_rate:.0%}",
@@ -145,7 +152,7 @@ def _charts(standings: Standings) -> Table:
     )
     most = max(s.wins for s in standings.players)
     for s in standings.players:
-        made.add_row(s.player, f"{bar(s.wins, most)} {_wins(s.wins)}", spread(s, low, high, SPREAD))
+        made.add_row(printable(s.player), f"{bar(s.wins, most)} {_wins(s.wins)}", spread(s, low, high, SPREAD))
     return made
 
 

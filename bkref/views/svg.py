@@ -32,6 +32,7 @@ from textwrap import wrap
 
 from bkref.game.catalog import BOARD, COLUMNS, LAVA, ROWS, SQUARES
 from bkref.game.position import Position
+from bkref.io.diagnostics import printable
 from bkref.io.referee import Step
 from bkref.views.narration import describe, stage
 from bkref.views.navigation import state_before
@@ -64,6 +65,17 @@ STYLE = (
     f".problem{{fill:{PROBLEM_COLOUR};font-weight:bold}}"
     ".title{font-size:14px;font-weight:bold}"
 )
+
+
+def xml_text(text: str) -> str:
+    """``text`` from a log or a path as XML text or an attribute's value: every character
+    outside printable text escaped as validate prints it (XML 1.0 cannot hold ESC, NUL or
+    U+FFFE at all), then ``<``, ``>``, ``&`` and quotes as entities.
+
+    >>> print(xml_text("b" + chr(27) + "ob <&>"))
+    b\\x1bob &lt;&amp;&gt;
+    """
+    return escape(printable(text))
 
 
 def _corner(sq: str, top: int) -> tuple[int, int]:
@@ -146,8 +158,8 @@ def square(position: Position, sq: str, seats: dict[str, int], letters: dict[str
     x, y = _corner(sq, top)
     about = [BOARD[sq].terrain] + ([owner] if owner else []) + ([_words(*built)] if built else [])
     out = [f'<g class="sq" data-square="{sq}"']
-    out.append(f' data-owner="{escape(owner)}">' if owner else ">")
-    out.append(f"<title>{sq}: {escape(', '.join(about))}</title>")
+    out.append(f' data-owner="{xml_text(owner)}">' if owner else ">")
+    out.append(f"<title>{sq}: {xml_text(', '.join(about))}</title>")
     if owner is not None:
         cx, cy = x + 14, y + 14
         out.append(
@@ -186,12 +198,13 @@ def legend(players: Sequence[str], top: int) -> tuple[str, int]:
     y = top + 14
     x = LEFT
     for i, p in enumerate(players):
+        shown = printable(p)
         out.append(
             f'<circle class="tok s{i}" cx="{x + 10}" cy="{y}" r="10"/>'
             f'<text class="letter" x="{x + 10}" y="{y + 5}">{escape(letters[p])}</text>'
-            f'<text x="{x + 25}" y="{y + 4}">{escape(p)}</text>'
+            f'<text x="{x + 25}" y="{y + 4}">{escape(shown)}</text>'
         )
-        x += 36 + 7 * len(p)
+        x += 36 + 7 * len(shown)
     y += 22
     for i, (terrain, (letter, name)) in enumerate(TERRAIN.items()):
         tx, ty = LEFT + (i % 3) * 170, y + (i // 3) * 20
@@ -256,8 +269,8 @@ def picture(steps: Sequence[Step], index: int, label: str, seen_by: str | None =
     step = steps[index]
     state = step.state
     before = state_before(steps, index)
-    where = caption(steps, index) + (f", as {seen_by} saw it" if seen_by else "")
-    lines = [("title", line) for line in wrap(label, LINE * 2 // 3)] + [("", where)]
+    where = printable(caption(steps, index) + (f", as {seen_by} saw it" if seen_by else ""))
+    lines = [("title", line) for line in wrap(printable(label), LINE * 2 // 3)] + [("", where)]
     lines += [("", line) for line in wrap(describe(step, before, seen_by)[0], LINE)]
     lines += [("problem", line) for d in problems_seen(step, seen_by) for line in wrap(d.text(), LINE)]
     title = [
@@ -274,7 +287,7 @@ def picture(steps: Sequence[Step], index: int, label: str, seen_by: str | None =
     parts = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         svg,
-        f"<title>{escape(label)}: {escape(where)}</title>",
+        f"<title>{xml_text(label)}: {escape(where)}</title>",
         f"<style>{STYLE}</style>",
         f'<rect width="{WIDTH}" height="{height}" fill="#fff"/>',
         *title,

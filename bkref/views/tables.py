@@ -26,16 +26,9 @@ from bkref.views.terminal import table as table_of
 
 def supply(state: State, player: str) -> str:
     """The buildings in ``player``'s supply, in card order ("city2 x2, farm_pearl"), or "-"."""
-    held = state.supply[player]
+    held = state.supply_of(player)
     shown = [f"{card} x{n}" if n > 1 else card for card in CARDS if (n := held.get(card, 0)) > 0]
     return ", ".join(shown) or "-"
-
-
-def in_reserve(state: State, player: str) -> int:
-    """The cards left in ``player``'s face-down reserve (2 players): one joins the hand at each pick (D3)."""
-    if state.phase != "exploring" or not state.reserves:
-        return 0
-    return len(state.reserves[player]) - (state.turn - 1) - (player in state.picks)
 
 
 def hand_of(state: State, player: str, seen_by: str | None) -> tuple[tuple[str, ...] | None, int, int]:
@@ -43,8 +36,8 @@ def hand_of(state: State, player: str, seen_by: str | None) -> tuple[tuple[str, 
     and how many cards wait in the reserve."""
     if seen_by is not None:
         return seen_hand(state, player, seen_by)
-    cards = tuple(state.hands.get(player, ())) if state.phase == "exploring" else ()
-    return cards, len(cards), in_reserve(state, player)
+    cards = tuple(state.hand_of(player)) if state.phase == "exploring" else ()
+    return cards, len(cards), state.reserve_size(player)
 
 
 def _hand(state: State, player: str, seen_by: str | None) -> str:
@@ -73,10 +66,10 @@ def players_table(state: State, seen_by: str | None = None) -> Table:
         table.add_row(
             Text(f" {letters[p]} ", SEAT_STYLES[i]),
             printable(p),
-            str(len(state.position.controlled(p))),
+            str(len(state.squares_of(p))),
             _hand(state, p, seen_by),
             supply(state, p),
-            str(len(state.parchments[p])),
+            str(len(state.parchments_of(p))),
             str(state.harvest_total(p)),
         )
     return table
@@ -92,10 +85,10 @@ def harvest_table(state: State) -> Table:
         "carrots",
         numbers=("strength", "carrots"),
         prose=("fief",),
-        title=f"harvest of round {len(state.harvests)}",
+        title=f"harvest of round {state.harvests_done}",
     )
     for p in state.players:
-        fiefs = state.harvests[-1][p]
+        fiefs = state.last_harvest(p)
         for fief in fiefs:
             if fief.carrots:
                 table.add_row(
