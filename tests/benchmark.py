@@ -17,6 +17,9 @@ target (issues 6 and 15):
 - the time per line of a log padded with 200,000 blank and comment lines;
 - with ``--knowledge`` (instead of the rest), what a player's view costs at a decision beside
   the engine's time for an event, and a seen log beside validate (issue 26);
+- with ``--mistakes`` (instead of the rest), how bkref reports single mistakes (issue 25,
+  ``tests.mistakes``): the share of mistakes with exactly one root problem (one naming no
+  earlier problem), overall and by kind, and the mean number of problems a mistake gives;
 - with ``--instructions``, the instructions one 4-player game costs validate and decode in
   each build, and their ratio, counted by valgrind's callgrind: the same on every run
   whatever the machine's load, where the timings vary.
@@ -52,6 +55,7 @@ from bkref.io.referee import Step, check, check_item, play
 from bkref.io.standings import aggregate, game_record, to_json
 from bkref.views.navigation import load
 from bkref.views.viewer import Viewer, draw, renderer, screen
+from tests import mistakes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -388,12 +392,26 @@ def instruction_figures(commands: dict[str, list[str]], folder: Path) -> None:
         line(f"validate / decode, instructions ({kind})", f"{validate / decode:.2f} x")
 
 
+def mistake_figures(games: int) -> None:
+    """Print the single-mistake figures of ``tests.mistakes`` on the replays and ``games``
+    seeded games per player count, 4 mistakes of each kind in each log."""
+    figures = mistakes.measure(mistakes.cases(games=games, per_kind=4))
+    print(f"Single mistakes: {figures.mistakes} (the replays and {games} games per player count, 4 of each kind)")
+    line("mistakes with exactly one root problem", f"{figures.share:.1%}", "100 %", figures.share == 1)
+    line("problems per mistake", f"{figures.mean:.2f}")
+    for kind, (seen, one) in sorted((figures.by_kind or {}).items()):
+        line(f"  one root, {kind}", f"{one}/{seen} = {one / seen:.0%}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per player count (default 40)")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs; the best is kept (default 5)")
     parser.add_argument(
         "--knowledge", action="store_true", help="only the view and seen-log figures (issue 26), in this process"
+    )
+    parser.add_argument(
+        "--mistakes", action="store_true", help="only the single-mistake figures (issue 25), in this process"
     )
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process's folder
     parser.add_argument(
@@ -413,6 +431,9 @@ def main() -> None:
     if args.throughput:
         throughput(args.throughput, args.repeat)
         cold_start(args.repeat)
+        return
+    if args.mistakes:
+        mistake_figures(args.games // 4)
         return
     if args.knowledge:
         with tempfile.TemporaryDirectory() as tmp:
