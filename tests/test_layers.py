@@ -31,6 +31,7 @@ MAY_IMPORT: dict[str, set[str]] = {
 }
 """The layers each part of the package may import (a part: a subpackage, or a top module)."""
 
+
 def module_name(path: Path, root: Path = ROOT) -> str:
     """The dotted name of the module at ``path``, in the checkout ``root``."""
     parts = list(path.relative_to(root).with_suffix("").parts)
