@@ -4,10 +4,13 @@ with one event changed."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from tests.mistakes import FIRST, KINDS, TEST_CORPUS, cases, first_problem
+from bkref.io.referee import check
+from tests.mistakes import FIRST, KINDS, ROOT, TEST_CORPUS, cases, first_problem, is_root, measure
 
 CORPUS = list(cases(**TEST_CORPUS))
+REPLAY = ROOT / "replays" / "3p-ann-bob-cid.jsonl"
 RECORDED: dict[str, str] = json.loads(FIRST.read_text())
 
 
@@ -22,3 +25,36 @@ def test_the_first_problem_stays() -> None:
     """The first problem of each log (its line and rule) is what it was on main before
     issue 25: CI users grep for it."""
     assert {case.name: first_problem(case) for case in CORPUS} == RECORDED
+
+
+def test_most_single_mistakes_give_one_root_problem() -> None:
+    """Issue 25: on main before it, 52.8 % of the benchmark's corpus (53 % of this one) gave
+    exactly one problem that names no earlier one; every follow-on now names its cause."""
+    figures = measure(CORPUS)
+    assert figures.share >= 0.9, figures.by_kind
+
+
+def test_a_renamed_pick_is_the_missing_pick_its_turn_lacks(tmp_path: Path) -> None:
+    # line 21 is cid's pick of the last turn of round 1: "cidby" is nobody
+    lines = REPLAY.read_text().splitlines()
+    lines[20] = lines[20].replace('"player":"cid"', '"player":"cidby"')
+    found = check("\n".join(lines) + "\n").diagnostics
+    assert [(d.line, d.rule) for d in found][:2] == [(21, "F1"), (22, "T1")]
+    assert found[1].message.endswith("has no pick by cid; that hand passes on unplayed (after the F1 at line 21)")
+    assert [d.text() for d in found if is_root(d)] == [found[0].text()]
+
+
+def test_an_unknown_field_makes_its_event_missing_and_names_it(tmp_path: Path) -> None:
+    lines = REPLAY.read_text().splitlines()
+    lines[20] = lines[20].replace("}", ',"note":1}')
+    found = check("\n".join(lines) + "\n").diagnostics
+    assert found[0].rule == "F1" and found[0].line == 21
+    assert len(found) > 1 and all("(after the F1 at line 21)" in d.message for d in found[1:])
+
+
+def test_a_carrot_missed_at_one_harvest_and_the_next_is_one_lead() -> None:
+    # a build deleted (line 22, bob's city2): bob's later harvests and total differ, each naming the first X1
+    lines = REPLAY.read_text().splitlines()
+    found = check("\n".join(lines[:21] + lines[22:]) + "\n").diagnostics
+    assert len(found) > 1 and {d.rule for d in found} == {"X1"}
+    assert [is_root(d) for d in found] == [True] + [False] * (len(found) - 1)

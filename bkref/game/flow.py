@@ -260,6 +260,35 @@ def close_deal(table: Table, found: list[Violation]) -> None:
     start_round(table, rnd)
 
 
+_GAPS: Final = (
+    "; that hand passes on unplayed",
+    " is never drawn: ",
+    " has no harvest event; ",
+    " has no deal event; ",
+)
+"""What the message of each gap (T1) says: a turn's missing picks, draws, a round's harvest, its deal."""
+
+
+def is_gap(message: str) -> bool:
+    """Whether a T1's ``message`` reports a gap in the log (``close_turn``, ``close_round``, ``close_deal``).
+
+    >>> is_gap("round 2 has no deal event; its hands are dealt from the deck")
+    True
+    """
+    return any(words in message for words in _GAPS)
+
+
+def gap_players(message: str) -> list[str]:
+    """The players whose picks a gap's ``message`` reports missing.
+
+    >>> gap_players("turn 3 of round 1 has no pick by bob, cid; that hand passes on unplayed")
+    ['bob', 'cid']
+    """
+    if not message.endswith(_GAPS[0]):
+        return []
+    return message[message.index(" has no pick by ") + 16 : -len(_GAPS[0])].split(", ")
+
+
 def finish(table: Table) -> list[Violation]:
     """What the end of the log breaks: a game stops only after its end event (T1)."""
     if table.phase in ("setup", "over"):
