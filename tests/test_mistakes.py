@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from bkref.io.referee import check
-from tests.mistakes import FIRST, KINDS, ROOT, TEST_CORPUS, cases, first_problem, is_root, measure
+from tests.mistakes import FIRST, KINDS, ROOT, TEST_CORPUS, cases, first_problem, is_root, measure, problems
 
 CORPUS = list(cases(**TEST_CORPUS))
 REPLAY = ROOT / "replays" / "3p-ann-bob-cid.jsonl"
@@ -58,3 +58,13 @@ def test_a_carrot_missed_at_one_harvest_and_the_next_is_one_lead() -> None:
     found = check("\n".join(lines[:21] + lines[22:]) + "\n").diagnostics
     assert len(found) > 1 and {d.rule for d in found} == {"X1"}
     assert [is_root(d) for d in found] == [True] + [False] * (len(found) - 1)
+
+
+def test_a_draw_before_a_renamed_pick_and_the_turn_it_leaves_open_name_the_pick() -> None:
+    # bob's pick of round 2, turn 2 names "bobby": cid's provisions draw then comes before
+    # bob's pick (D4), and the next turn's pick closes the turn (two T1: the pick, the draw)
+    case = next(case for case in CORPUS if case.name == "sim-4p-0/rename/0")
+    found = problems(case)
+    assert [(d.line, d.rule) for d in found[:4]] == [(31, "F1"), (34, "D4"), (35, "T1"), (35, "T1")]
+    assert found[1].message.endswith("(after the F1 at line 31)")
+    assert not any(map(is_root, found[1:]))  # the turn closed names the D4, the X1s the F1

@@ -87,9 +87,13 @@ def test_a_deal_in_the_middle_of_the_picks_closes_every_turn_left_then_the_round
     report = referee(tmp_path, [*GAME[:10], DEAL_2])
     messages = [(rule, line, message) for rule, line, message in found(report)]
     assert messages[0] == ("T1", 11, "turn 3 of round 1 has no pick by bob, cid; that hand passes on unplayed")
-    assert messages[1] == ("T1", 11, "turn 4 of round 1 has no pick by ann, bob, cid; that hand passes on unplayed")
+    assert messages[1] == (
+        "T1",
+        11,
+        "turn 4 of round 1 has no pick by ann, bob, cid; that hand passes on unplayed (after the T1 at line 11)",
+    )
     assert [m for _, _, m in messages].count(
-        "round 1 has no harvest event; it is harvested with no trading post declared"
+        "round 1 has no harvest event; it is harvested with no trading post declared (after the T1 at line 11)"
     ) == 1
     assert {rule for rule, _, _ in messages} == {"T1"} and {line for _, line, _ in messages} == {11}
     state = report.state
@@ -135,9 +139,9 @@ JUMP = {"type": "pick", "round": 1, "player": "ann", "keep": ["socialist", "prov
 def test_a_log_that_jumps_to_the_last_turn_closes_each_turn_skipped(tmp_path: Path) -> None:
     report = referee(tmp_path, [*GAME[:2], dict(JUMP, turn=6)])
     skipped = [
-        ("T1", 3, f"turn {t} of round 1 has no pick by ann, bob, cid; that hand passes on unplayed")
-        for t in range(1, 6)
-    ]
+        ("T1", 3, f"turn {t} of round 1 has no pick by ann, bob, cid; that hand passes on unplayed{after}")
+        for t, after in zip(range(1, 6), ["", *[" (after the T1 at line 3)"] * 4], strict=True)
+    ]  # one jump, one lead: the turns after the first name it
     assert found(report)[:5] == skipped
     assert found(report)[5:] == [("T1", 3, "the log ends in round 1, turn 6; a game has 4 rounds and an end event")]
     state = report.state

@@ -265,12 +265,14 @@ _GAPS: Final = (
     " is never drawn: ",
     " has no harvest event; ",
     " has no deal event; ",
+    " picked in turn ",
 )
 """What the message of each gap (T1) says: a turn's missing picks, draws, a round's harvest, its deal."""
 
 
 def is_gap(message: str) -> bool:
-    """Whether a T1's ``message`` reports a gap in the log (``close_turn``, ``close_round``, ``close_deal``).
+    """Whether a T1's (or a D4's) ``message`` reports a gap in the log (``close_turn``,
+    ``close_round``, ``close_deal``; a draw before the turn's picks, ``exploring.draw``).
 
     >>> is_gap("round 2 has no deal event; its hands are dealt from the deck")
     True
@@ -283,10 +285,14 @@ def gap_players(message: str) -> list[str]:
 
     >>> gap_players("turn 3 of round 1 has no pick by bob, cid; that hand passes on unplayed")
     ['bob', 'cid']
+    >>> gap_players("cid draws before ann, bob picked in turn 3; kept cards are played only once …")
+    ['ann', 'bob']
     """
-    if not message.endswith(_GAPS[0]):
-        return []
-    return message[message.index(" has no pick by ") + 16 : -len(_GAPS[0])].split(", ")
+    if message.endswith(_GAPS[0]):
+        return message[message.index(" has no pick by ") + 16 : -len(_GAPS[0])].split(", ")
+    if " draws before " in message:
+        return message[message.index(" draws before ") + 14 : message.index(_GAPS[4])].split(", ")
+    return []
 
 
 def finish(table: Table) -> list[Violation]:

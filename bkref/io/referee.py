@@ -81,7 +81,8 @@ class _Run:
     a card not in supply) follows from the illegal pick (D2, D3, D5) of the same player
     that kept that square or card, and so never played it. A gap in the log (a turn's
     missing picks, a missing harvest or deal: T1) follows from the event line just before
-    it that could not be read or played (F1): that event is the one missing. Any other
+    it that could not be read or played (F1, T1): that event is the one missing; an event
+    out of turn (T1) in the same round, from the gap. Any other
     problem of a player (their pick, draw or build, their trading post or copy) follows
     from the first problem that cost that player an event: their illegal pick or build,
     their pick missing from a turn, their event that could not be read.
@@ -97,6 +98,7 @@ class _Run:
         self.first_x1: tuple[int, str] | None = None  # the line of the first X1, and "the X1 at line 9"
         self.unplayed: dict[tuple[str, str], str] = {}  # (player, card) kept by an illegal pick: that pick
         self.lost: dict[str, str] = {}  # player: the first problem that cost them an event
+        self.gap: tuple[int, str, int] | None = None  # the last gap: its line, its cause, the round after it
         self.skipped: str | None = None  # the last event line that could not be read or played (F1), not yet a gap's
 
     def _found(self, line: int, event: Event, violations: list[Violation]) -> list[Diagnostic]:
@@ -109,10 +111,16 @@ class _Run:
             player = getattr(event, "player", None) if rule != "F1" else None
             if rule == "X1":
                 cause = self.first or (self.first_x1[1] if self.first_x1 and self.first_x1[0] < line else None)
-            elif rule == "T1" and is_gap(message):
-                cause, self.skipped = self.skipped, None
+            elif rule in ("T1", "D4") and is_gap(message):
+                if self.gap is not None and self.gap[0] == line:  # a second gap the same event shows: one cause
+                    cause = self.gap[1]
+                else:
+                    cause, self.skipped = self.skipped, None
+                self.gap = (line, cause or here, self.state.round)
                 for p in gap_players(message):
                     lost.setdefault(p, cause or here)
+            elif rule == "T1" and self.gap and self.gap[2] == self.state.round:  # out of turn after a gap
+                cause = self.gap[1]
             else:
                 cause = None
                 if rule in ("C2", "P2") and isinstance(event, Build):
@@ -135,7 +143,7 @@ class _Run:
                     self.first_x1 = (line, here)
             elif self.first is None:
                 self.first = here
-            if rule == "F1" or (rule == "T1" and not is_gap(message)):  # the event is not played
+            if rule == "F1" or (rule == "T1" and not is_gap(message)) or rule == "D4":  # the event is not played
                 self.skipped = here
             if rule in ("D2", "D3", "D5") and isinstance(event, Pick):
                 self.unplayed.update(dict.fromkeys(((event.player, card) for card in event.keep), here))
