@@ -132,7 +132,8 @@ def test_one_log_gets_its_legal_line_unless_quiet(bkref, tmp_path) -> None:
 
 def test_a_problem_that_follows_from_an_earlier_one_names_it(bkref, tmp_path: Path) -> None:
     """One mistake, one lead: ann's pick at line 72 keeps A1, not in her hand (D2), so it plays
-    nothing; her city on H1 (which that pick kept) and her scores then follow from it."""
+    nothing; her city on H1 (which that pick kept), her farm_copper (the card she meant to keep:
+    a later problem of the player an illegal pick cost a move) and her scores then follow from it."""
     lines = (REPLAYS / "3p-ann-bob-cid.jsonl").read_text().splitlines(keepends=True)
     assert lines[71] == '{"type":"pick","round":3,"turn":6,"player":"ann","keep":["farm_copper","H1"]}\n'
     lines[71] = lines[71].replace("farm_copper", "A1")
@@ -142,7 +143,7 @@ def test_a_problem_that_follows_from_an_earlier_one_names_it(bkref, tmp_path: Pa
     assert problems == [
         "D2 ann keeps A1, which is not in ann's hand: farm_copper, H1",
         "C2 ann builds city1 on H1, which ann does not control (nobody controls it) (after the D2 at line 72)",
-        "P2 ann builds farm_copper, but has none in supply; a building must be played first",
+        "P2 ann builds farm_copper, but has none in supply; a building must be played first (after the D2 at line 72)",
         "X1 ann harvests 42 carrots in round 4 (fief of A2 (11 squares) 10x4; fief of G7 (3 squares) 1x2), "
         "the log expects 52 (after the D2 at line 72)",
         "X1 ann ends with 148 carrots (harvests 75 + parchments 73), the log expects 161 (after the D2 at line 72)",

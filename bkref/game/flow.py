@@ -290,6 +290,8 @@ def gap_players(message: str) -> list[str]:
     """
     if message.endswith(_GAPS[0]):
         return message[message.index(" has no pick by ") + 16 : -len(_GAPS[0])].split(", ")
+    if " is never drawn: " in message:
+        return [owner.split("'s (")[0] for owner in message.split(" is never drawn: ")[1].split("; ")[0].split(", ")]
     if " draws before " in message:
         return message[message.index(" draws before ") + 14 : message.index(_GAPS[4])].split(", ")
     return []

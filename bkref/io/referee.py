@@ -21,7 +21,7 @@ from typing import NamedTuple
 import msgspec
 
 from bkref.game.engine import State, Violation
-from bkref.game.events import Build, Event, Pick, event_type
+from bkref.game.events import Build, Draw, Event, Pick, event_type
 from bkref.game.flow import gap_players, is_gap
 from bkref.io.diagnostics import Diagnostic, exit_status
 from bkref.io.logfile import LineReader, Problem, decode_run
@@ -82,7 +82,11 @@ class _Run:
     that kept that square or card, and so never played it. A gap in the log (a turn's
     missing picks, a missing harvest or deal: T1) follows from the event line just before
     it that could not be read or played (F1, T1): that event is the one missing; an event
-    out of turn (T1) in the same round, from the gap. Any other
+    out of turn (T1) in the same round, from the gap, or on the line after an event not
+    played, from that event's cause. A deal or a draw that is not the deck's (D1, P3)
+    follows from the first problem that put the deck's position in doubt (a D1, P3, D4, a
+    draw not played, a provisions card never drawn), and a pick (D2, D3) in the round of
+    a D1 from the D1: the deck's card it keeps is in the hand as the log has it. Any other
     problem of a player (their pick, draw or build, their trading post or copy) follows
     from the first problem that cost that player an event: their illegal pick or build,
     their pick missing from a turn, their event that could not be read.
@@ -99,7 +103,9 @@ class _Run:
         self.unplayed: dict[tuple[str, str], str] = {}  # (player, card) kept by an illegal pick: that pick
         self.lost: dict[str, str] = {}  # player: the first problem that cost them an event
         self.gap: tuple[int, str, int] | None = None  # the last gap: its line, its cause, the round after it
-        self.skipped: str | None = None  # the last event line that could not be read or played (F1), not yet a gap's
+        self.deck: str | None = None  # the first problem that put the deck's position in doubt
+        self.misdealt: tuple[int, str] | None = None  # the round of the last D1, and its cause
+        self.skipped: tuple[str, int] | None = None  # the cause of the last event not read or played, its line
 
     def _found(self, line: int, event: Event, violations: list[Violation]) -> list[Diagnostic]:
         """The diagnostics of an event that broke rules, each pointing to the problem it follows from."""
@@ -115,14 +121,20 @@ class _Run:
                 if self.gap is not None and self.gap[0] == line:  # a second gap the same event shows: one cause
                     cause = self.gap[1]
                 else:
-                    cause, self.skipped = self.skipped, None
+                    cause, self.skipped = self.skipped[0] if self.skipped else None, None
                 self.gap = (line, cause or here, self.state.round)
                 for p in gap_players(message):
                     lost.setdefault(p, cause or here)
             elif rule == "T1" and self.gap and self.gap[2] == self.state.round:  # out of turn after a gap
                 cause = self.gap[1]
+            elif rule == "T1" and self.skipped and self.skipped[1] == line - 1:  # out of turn after one not played
+                cause = self.skipped[0]
+            elif rule in ("D1", "P3"):  # the deck: after a deck problem or a gap that moved it
+                cause = self.deck
             else:
                 cause = None
+                if rule in ("D2", "D3") and self.misdealt and self.misdealt[0] == self.state.round:
+                    cause = self.misdealt[1]  # a card of the misdealt hand, picked as the deck had it
                 if rule in ("C2", "P2") and isinstance(event, Build):
                     cards = event.at if rule == "C2" else [event.card]
                     unplayed = self.unplayed
@@ -143,10 +155,18 @@ class _Run:
                     self.first_x1 = (line, here)
             elif self.first is None:
                 self.first = here
+            if rule in ("D1", "P3", "D4") or isinstance(event, Draw) or (rule == "T1" and " never drawn" in message):
+                self.deck = self.deck or cause or here  # the deck's position is in doubt from here
+            if rule == "D1":
+                self.misdealt = (self.state.round, cause or here)
             if rule == "F1" or (rule == "T1" and not is_gap(message)) or rule == "D4":  # the event is not played
-                self.skipped = here
+                self.skipped = (cause or here, line)
             if rule in ("D2", "D3", "D5") and isinstance(event, Pick):
                 self.unplayed.update(dict.fromkeys(((event.player, card) for card in event.keep), here))
+            if rule == "P3" and isinstance(event, Draw) and _TOP in message:  # the deck's cards, never drawn
+                self.unplayed.update(
+                    dict.fromkeys(((event.player, c) for c in message.split(_TOP)[1].split(", ")), here)
+                )
         return found
 
     def _unreadable(self, problem: Problem, text: bytes) -> Diagnostic:
@@ -157,7 +177,9 @@ class _Run:
         here = f"the F1 at line {problem.line}"
         if self.first is None:
             self.first = here
-        self.skipped = here
+        self.skipped = (here, problem.line)
+        if problem.event == "draw":
+            self.deck = self.deck or here
         player = _player_named(text)
         if player is not None:
             self.lost.setdefault(player, here)
@@ -213,6 +235,10 @@ class _Run:
         if not self.unreadable and not self.partial:
             for v in state.finish():
                 yield Diagnostic(name, max(last, 1), None, v.rule, v.message)
+
+
+_TOP = ", but the top of the deck is "
+"""What a P3 of cards that are not the deck's says before the deck's cards (``exploring.draw``)."""
 
 
 def _player_named(text: bytes) -> str | None:
