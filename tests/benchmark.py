@@ -20,6 +20,9 @@ target (issues 6 and 15):
 - with ``--bots`` (instead of the rest), the round trip of one decision to an instant bot
   program beside the same bytes through a pipe to a process that echoes them (target: at
   most 2x), and the games/s of 4 instant bot programs, their processes reused (issue 27);
+- with ``--mistakes`` (instead of the rest), how bkref reports single mistakes (issue 25,
+  ``tests.mistakes``): the share of mistakes with exactly one root problem (one naming no
+  earlier problem), overall and by kind, and the mean number of problems a mistake gives;
 - with ``--instructions``, the instructions one 4-player game costs validate and decode in
   each build, and their ratio, counted by valgrind's callgrind: the same on every run
   whatever the machine's load, where the timings vary.
@@ -55,6 +58,7 @@ from bkref.io.referee import Step, check, check_item, play
 from bkref.io.standings import aggregate, game_record, to_json
 from bkref.views.navigation import load
 from bkref.views.viewer import Viewer, draw, renderer, screen
+from tests import mistakes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -462,6 +466,17 @@ def bot_figures(folder: Path, games: int, repeat: int) -> None:
     )
 
 
+def mistake_figures(games: int) -> None:
+    """Print the single-mistake figures of ``tests.mistakes`` on the replays and ``games``
+    seeded games per player count, 4 mistakes of each kind in each log."""
+    figures = mistakes.measure(mistakes.cases(games=games, per_kind=4))
+    print(f"Single mistakes: {figures.mistakes} (the replays and {games} games per player count, 4 of each kind)")
+    line("mistakes with exactly one root problem", f"{figures.share:.1%}", "100 %", figures.share == 1)
+    line("problems per mistake", f"{figures.mean:.2f}")
+    for kind, (seen, one) in sorted((figures.by_kind or {}).items()):
+        line(f"  one root, {kind}", f"{one}/{seen} = {one / seen:.0%}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per player count (default 40)")
@@ -470,6 +485,9 @@ def main() -> None:
         "--knowledge", action="store_true", help="only the view and seen-log figures (issue 26), in this process"
     )
     parser.add_argument("--bots", action="store_true", help="only the bot program figures (issue 27), in this process")
+    parser.add_argument(
+        "--mistakes", action="store_true", help="only the single-mistake figures (issue 25), in this process"
+    )
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process's folder
     parser.add_argument(
         "--instructions", action="store_true", help="also count instructions with valgrind (a few minutes)"
@@ -492,6 +510,9 @@ def main() -> None:
     if args.bots:
         with tempfile.TemporaryDirectory() as tmp:
             bot_figures(Path(tmp), args.games, args.repeat)
+        return
+    if args.mistakes:
+        mistake_figures(args.games // 4)
         return
     if args.knowledge:
         with tempfile.TemporaryDirectory() as tmp:

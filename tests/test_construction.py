@@ -151,7 +151,7 @@ def test_a_building_on_the_wrong_number_of_squares_says_how_many_it_takes(
     ("phase", "rnd", "message"),
     [
         ("building", 2, "the build is marked round 2, but the game is in round 1"),
-        ("exploring", 1, "ann's city1 build comes in round 1, turn 6"),
+        ("exploring", 2, "ann's city1 build comes in round 1, turn 6"),  # a build of its own round closes the turns
     ],
 )
 def test_a_build_outside_its_construction_is_refused(phase: str, rnd: int, message: str) -> None:

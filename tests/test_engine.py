@@ -231,7 +231,7 @@ def test_picks_end_after_the_last_turn_then_construction() -> None:
     state = started()
     state.phase, state.round, state.turn = "exploring", 1, 6
     state.hands = {"ann": ["A1", "A2"], "bob": ["B1", "B2"], "cid": ["C1", "C2"]}
-    assert rules(state.play(Build(round=1, player="ann", card="city1", at=["A1"]))) == ["T1"]
+    assert rules(state.play(Build(round=2, player="ann", card="city1", at=["A1"]))) == ["T1"]  # not its round
     for p, cards in state.hands.copy().items():
         state.play(Pick(round=1, turn=6, player=p, keep=cards))
     assert state.phase == "building"

@@ -41,11 +41,29 @@ def test_a_harvest_is_marked_with_its_own_round(tmp_path: Path) -> None:
     assert (report.state.phase, report.state.harvests) == ("building", [])
 
 
-def test_a_harvest_during_the_picks_is_refused(tmp_path: Path) -> None:
+def test_a_harvest_during_the_picks_closes_the_turns_left_and_is_played(tmp_path: Path) -> None:
+    # issue 25: the harvest that is there is judged in its phase, never called missing
     report = referee(tmp_path, [*GAME[:10], HARVEST_1])
-    assert found(report)[0] == ("T1", 11, "the harvest of round 1 comes in round 1, turn 3")
+    messages = found(report)
+    assert messages[0] == ("T1", 11, "turn 3 of round 1 has no pick by bob, cid; that hand passes on unplayed")
+    assert not any("no harvest" in message or "harvest of round 1 comes" in message for _, _, message in messages)
     state = report.state
-    assert (state.phase, state.turn, state.harvests) == ("exploring", 3, [])
+    assert (state.phase, state.round, len(state.harvests)) == ("dealing", 1, 1)
+
+
+def test_a_build_after_a_missing_last_pick_is_played_in_the_construction(tmp_path: Path) -> None:
+    # line 21 is cid's pick of turn 6, the last of round 1; line 22 bob's city2 on B10
+    assert (GAME[20]["type"], GAME[20]["turn"], GAME[21]["type"]) == ("pick", 6, "build")
+    report = referee(tmp_path, [*GAME[:20], *GAME[21:]])
+    assert found(report)[0] == ("T1", 21, "turn 6 of round 1 has no pick by cid; that hand passes on unplayed")
+    assert [rule for rule, _, _ in found(report)].count("T1") == 1  # the builds are not out of turn
+    assert report.state.position.building["B10"] == "city2"
+
+
+def test_a_pick_of_a_round_with_no_deal_is_dealt_from_the_deck(tmp_path: Path) -> None:
+    report = referee(tmp_path, [*GAME[:26], *GAME[27:]])
+    assert found(report)[0] == ("T1", 27, "round 2 has no deal event; its hands are dealt from the deck")
+    assert [rule for rule, _, _ in found(report)] == ["T1"]  # the deck's deal is the log's: nothing else
 
 
 def test_a_deal_that_skips_the_harvest_harvests_the_round_once(tmp_path: Path) -> None:
@@ -69,9 +87,13 @@ def test_a_deal_in_the_middle_of_the_picks_closes_every_turn_left_then_the_round
     report = referee(tmp_path, [*GAME[:10], DEAL_2])
     messages = [(rule, line, message) for rule, line, message in found(report)]
     assert messages[0] == ("T1", 11, "turn 3 of round 1 has no pick by bob, cid; that hand passes on unplayed")
-    assert messages[1] == ("T1", 11, "turn 4 of round 1 has no pick by ann, bob, cid; that hand passes on unplayed")
+    assert messages[1] == (
+        "T1",
+        11,
+        "turn 4 of round 1 has no pick by ann, bob, cid; that hand passes on unplayed (after the T1 at line 11)",
+    )
     assert [m for _, _, m in messages].count(
-        "round 1 has no harvest event; it is harvested with no trading post declared"
+        "round 1 has no harvest event; it is harvested with no trading post declared (after the T1 at line 11)"
     ) == 1
     assert {rule for rule, _, _ in messages} == {"T1"} and {line for _, line, _ in messages} == {11}
     state = report.state
@@ -117,9 +139,9 @@ JUMP = {"type": "pick", "round": 1, "player": "ann", "keep": ["socialist", "prov
 def test_a_log_that_jumps_to_the_last_turn_closes_each_turn_skipped(tmp_path: Path) -> None:
     report = referee(tmp_path, [*GAME[:2], dict(JUMP, turn=6)])
     skipped = [
-        ("T1", 3, f"turn {t} of round 1 has no pick by ann, bob, cid; that hand passes on unplayed")
-        for t in range(1, 6)
-    ]
+        ("T1", 3, f"turn {t} of round 1 has no pick by ann, bob, cid; that hand passes on unplayed{after}")
+        for t, after in zip(range(1, 6), ["", *[" (after the T1 at line 3)"] * 4], strict=True)
+    ]  # one jump, one lead: the turns after the first name it
     assert found(report)[:5] == skipped
     assert found(report)[5:] == [("T1", 3, "the log ends in round 1, turn 6; a game has 4 rounds and an end event")]
     state = report.state

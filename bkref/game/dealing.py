@@ -116,6 +116,7 @@ def deal(table: Table, event: Deal, found: list[Violation]) -> None:
                 f"but card {table.deck_pos + i + 1} of the deck is {deck_card}",
             )
         )
+        table.follow_deck(dealt)
     table.deck_pos += len(dealt)
     table.hands = {p: list(event.hands[p]) for p in players}
     table.reserves = {p: list(event.reserves[p]) for p in players} if n == 2 else {}  # type: ignore[index]

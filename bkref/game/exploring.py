@@ -155,6 +155,7 @@ def draw(table: Table, event: Draw, found: list[Violation]) -> None:
         found.append(
             Violation("P3", f"{event.player} draws {cards(event.cards)}, but the top of the deck is {cards(expected)}")
         )
+        table.follow_deck(event.cards)
     table.deck_pos += 2
     table.pending.pop(0)
     for card in event.cards:

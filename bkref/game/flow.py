@@ -38,7 +38,7 @@ from typing import Final
 from bkref.game import building, dealing, ending, exploring, harvesting
 from bkref.game.catalog import COPY_CARDS
 from bkref.game.events import Build, Deal, Draw, End, Event, Game, Harvest, Pick
-from bkref.game.table import ROUNDS, Due, Phase, Skip, Table, Violation
+from bkref.game.table import HAND_SIZE, ROUNDS, Due, Phase, Skip, Table, Violation
 
 _NOBODY: Final = {"setup": "game", "dealing": "deal"}
 """The decisions that are nobody's: the game event, then each deal."""
@@ -83,6 +83,11 @@ def on_deal(table: Table, event: Deal, found: list[Violation]) -> None:
     if rnd != table.round + 1:
         raise Skip("T1", f"the deal is marked round {rnd}; round {table.round + 1} is due")
     dealing.deal(table, event, found)
+    start_round(table, rnd)
+
+
+def start_round(table: Table, rnd: int) -> None:
+    """Round ``rnd`` is dealt: its exploration begins at turn 1, nobody has picked or passed."""
     table.round = rnd
     table.turn = 1
     table.phase = "exploring"
@@ -94,7 +99,10 @@ def on_pick(table: Table, event: Pick, found: list[Violation]) -> None:
     """A pick, in its round's exploration, at its turn (a later turn of the round closes the
     turns before it first, ``close_turn``), its player's first of the turn (T1, F1): its
     cards (``exploring.pick``). The last pick of a turn plays the kept cards and passes the
-    hands (``exploring.reveal``), and the turn moves on unless a provisions card waits."""
+    hands (``exploring.reveal``), and the turn moves on unless a provisions card waits.
+    A pick of the next round before its deal deals that round from the deck (``close_deal``)."""
+    if table.phase == "dealing" and event.round == table.round + 1:
+        close_deal(table, found)
     expect(
         table, "exploring", event.round, event.player, "the pick", "a pick for round {0.round}, turn {0.turn}", event
     )
@@ -115,6 +123,8 @@ def on_pick(table: Table, event: Pick, found: list[Violation]) -> None:
 def on_draw(table: Table, event: Draw, found: list[Violation]) -> None:
     """A provisions draw, in its round's exploration, at its turn (T1, F1): its cards
     (``exploring.draw``); the turn moves on once nothing waits."""
+    if table.phase == "dealing" and event.round == table.round + 1:
+        close_deal(table, found)
     expect(
         table, "exploring", event.round, event.player, "the draw", "a draw for round {0.round}, turn {0.turn}", event
     )
@@ -125,21 +135,30 @@ def on_draw(table: Table, event: Draw, found: list[Violation]) -> None:
 
 
 def on_build(table: Table, event: Build, found: list[Violation]) -> None:
-    """A build, in its round's construction (T1, F1): the building (``building.build``)."""
+    """A build, in its round's construction (T1, F1): the building (``building.build``). A
+    build while the round's turns lack picks or draws closes them first (``close_exploration``)."""
+    if table.phase == "exploring" and event.round == table.round:
+        close_exploration(table, found)
     expect(table, "building", event.round, event.player, "the build", "{0.player}'s {0.card} build", event)
     building.build(table, event)
 
 
 def on_harvest(table: Table, event: Harvest, found: list[Violation]) -> None:
     """The harvest, in its round's construction (T1): the fiefs' carrots
-    (``harvesting.declare_and_harvest``); the next round's deal is due, or the end."""
+    (``harvesting.declare_and_harvest``); the next round's deal is due, or the end. A
+    harvest while the round's turns lack picks or draws closes them first (``close_exploration``)."""
+    if table.phase == "exploring" and event.round == table.round:
+        close_exploration(table, found)
     expect(table, "building", event.round, None, "the harvest", "the harvest of round {0.round}", event)
     harvesting.declare_and_harvest(table, event, found)
     end_round(table)
 
 
 def on_end(table: Table, event: End, found: list[Violation]) -> None:
-    """The end event, after the 4th harvest (T1): the final score (``ending.end``); the game is over."""
+    """The end event, after the 4th harvest (T1): the final score (``ending.end``); the game is
+    over. An end in the 4th round closes it first, harvested with no declarations (``close_round``)."""
+    if table.round == ROUNDS and table.phase in ("exploring", "building"):
+        close_round(table, found)
     expect(table, "ending", None, None, "the end event", "the end event", event)
     ending.end(table, event, found)
     table.phase = "over"
@@ -209,15 +228,73 @@ def close_turn(table: Table, found: list[Violation]) -> None:
         next_turn(table)
 
 
-def close_round(table: Table, found: list[Violation]) -> None:
-    """The log moves on to the next round: close this one (T1), harvesting with no declarations."""
+def close_exploration(table: Table, found: list[Violation]) -> None:
+    """The log moves on to the construction: close the turns left (T1)."""
     while table.phase == "exploring":
         close_turn(table, found)
+
+
+def close_round(table: Table, found: list[Violation]) -> None:
+    """The log moves on to the next round: close this one (T1), harvesting with no declarations."""
+    close_exploration(table, found)
     found.append(
         Violation("T1", f"round {table.round} has no harvest event; it is harvested with no trading post declared")
     )
     harvesting.harvest_fiefs(table, {})
     end_round(table)
+
+
+def close_deal(table: Table, found: list[Violation]) -> None:
+    """The log moves on to the next round's exploration with no deal: with a deck, deal it
+    from the deck (T1); without one, the hands cannot be known, and the pick stays out of turn."""
+    if table.deck is None:
+        return
+    rnd = table.round + 1
+    size, players = HAND_SIZE[table.seats], table.players
+    cards = table.from_deck(size * table.seats * (2 if table.seats == 2 else 1))
+    assert cards is not None
+    found.append(Violation("T1", f"round {rnd} has no deal event; its hands are dealt from the deck"))
+    hands = {p: cards[i * size : (i + 1) * size] for i, p in enumerate(players)}
+    reserves = {p: cards[(table.seats + i) * size : (table.seats + i + 1) * size] for i, p in enumerate(players)}
+    dealing.deal(table, Deal(round=rnd, hands=hands, reserves=reserves if table.seats == 2 else None), found)
+    start_round(table, rnd)
+
+
+_GAPS: Final = (
+    "; that hand passes on unplayed",
+    " is never drawn: ",
+    " has no harvest event; ",
+    " has no deal event; ",
+    " picked in turn ",
+)
+"""What the message of each gap (T1) says: a turn's missing picks, draws, a round's harvest, its deal."""
+
+
+def is_gap(message: str) -> bool:
+    """Whether a T1's (or a D4's) ``message`` reports a gap in the log (``close_turn``,
+    ``close_round``, ``close_deal``; a draw before the turn's picks, ``exploring.draw``).
+
+    >>> is_gap("round 2 has no deal event; its hands are dealt from the deck")
+    True
+    """
+    return any(words in message for words in _GAPS)
+
+
+def gap_players(message: str) -> list[str]:
+    """The players whose picks a gap's ``message`` reports missing.
+
+    >>> gap_players("turn 3 of round 1 has no pick by bob, cid; that hand passes on unplayed")
+    ['bob', 'cid']
+    >>> gap_players("cid draws before ann, bob picked in turn 3; kept cards are played only once …")
+    ['ann', 'bob']
+    """
+    if message.endswith(_GAPS[0]):
+        return message[message.index(" has no pick by ") + 16 : -len(_GAPS[0])].split(", ")
+    if " is never drawn: " in message:
+        return [owner.split("'s (")[0] for owner in message.split(" is never drawn: ")[1].split("; ")[0].split(", ")]
+    if " draws before " in message:
+        return message[message.index(" draws before ") + 14 : message.index(_GAPS[4])].split(", ")
+    return []
 
 
 def finish(table: Table) -> list[Violation]:

@@ -236,12 +236,27 @@ class Table:
         """Where the game stands, in words: "round 2, turn 3", "after the 4th harvest"."""
         return _WHERE[self.phase].format(round=self.round, next=self.round + 1, turn=self.turn)
 
+    def follow_deck(self, cards: list[str]) -> None:
+        """After a deal or a draw that is not the deck's next ``cards`` (D1, P3): if the deck
+        holds them a few cards further or back, follow the log from there (an earlier draw
+        or deal left out, or made twice); else read on from where they would have been."""
+        deck, pos, n = self.deck, self.deck_pos, len(cards)
+        assert deck is not None
+        for shift in sorted(range(-_RESYNC, _RESYNC + 1), key=abs):
+            at = pos + shift
+            if at >= 0 and deck[at : at + n] == cards:
+                self.deck_pos = at
+                return
+
     def from_deck(self, count: int) -> list[str] | None:
         """The next ``count`` cards of the deck (fewer at its end), or None when the game gave no deck."""
         if self.deck is None:
             return None
         return self.deck[self.deck_pos : self.deck_pos + count]
 
+
+_RESYNC: Final = 12
+"""How far (in cards) ``Table.follow_deck`` looks for the cards a log dealt or drew."""
 
 _WHERE: Final = {
     "setup": "before the game event",

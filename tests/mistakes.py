@@ -1,0 +1,273 @@
+"""A corpus of single mistakes: legal logs with one event changed (issue 25).
+
+Each case is a legal log (a replay of ``replays/`` or a seeded game of ``bkref simulate``)
+with one mistake made in it, of one ``KINDS``: an event deleted, duplicated or swapped
+with the next, a player renamed in one event, a card, a square, a resource or a number
+changed, an unknown field added. Which event and what change come from a generator
+seeded by the case's name, so the same name gives the same log on every run.
+
+``measure`` checks each case and counts its problems: a mistake should give exactly one
+*root* problem (one that names no earlier problem, "(after …)"), every follow-on naming
+its cause. A change the rules allow (two builds swapped, say) gives no problem and is
+left out of the figures.
+
+>>> case = next(cases(["replays/worked-example.jsonl"], per_kind=1))
+>>> case.name, case.kind
+('worked-example/delete/0', 'delete')
+>>> case.text == next(cases(["replays/worked-example.jsonl"], per_kind=1)).text
+True
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bkref.bots.simulate import simulate, to_jsonl
+from bkref.game.catalog import BASIC_RESOURCES, CARDS, SQUARES
+from bkref.io.diagnostics import Diagnostic
+from bkref.io.referee import check
+
+ROOT = Path(__file__).resolve().parent.parent
+REPLAYS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "replays").glob("*.jsonl"))
+"""The legal replays the corpus starts from."""
+
+Line = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One single-mistake log: its ``name`` (source/kind/index), its ``kind``, its ``text``."""
+
+    name: str
+    kind: str
+    text: str
+
+    @property
+    def partial(self) -> bool:
+        """Whether the case is checked as a partial game: the worked example is one round."""
+        return self.name.startswith("worked-example/")
+
+
+def _card(rng: random.Random, old: str) -> str:
+    return rng.choice([c for c in sorted(CARDS) if c != old])
+
+
+def _events(lines: list[str]) -> list[int]:
+    """The indexes of the event lines of ``lines`` after the game event (not comments, not blank)."""
+    return [i for i, line in enumerate(lines) if line.startswith("{")][1:]
+
+
+def _delete(rng: random.Random, lines: list[str]) -> list[str] | None:
+    i = rng.choice(_events(lines))
+    return lines[:i] + lines[i + 1 :]
+
+
+def _duplicate(rng: random.Random, lines: list[str]) -> list[str] | None:
+    i = rng.choice(_events(lines))
+    return lines[: i + 1] + lines[i:]
+
+
+def _swap(rng: random.Random, lines: list[str]) -> list[str] | None:
+    events = _events(lines)
+    k = rng.randrange(len(events) - 1)
+    i, j = events[k], events[k + 1]
+    return [*lines[:i], lines[j], *lines[i + 1 : j], lines[i], *lines[j + 1 :]]
+
+
+def _changed(rng: random.Random, lines: list[str], change: Callable[[Line], bool]) -> list[str] | None:
+    """``lines`` with one event, chosen at random among those ``change`` can change, changed."""
+    order = _events(lines)
+    rng.shuffle(order)
+    for i in order:
+        event = json.loads(lines[i])
+        if change(event):
+            return [*lines[:i], json.dumps(event, separators=(",", ":")), *lines[i + 1 :]]
+    return None
+
+
+def _rename(rng: random.Random, lines: list[str]) -> list[str] | None:
+    def change(event: Line) -> bool:
+        if "player" not in event:
+            return False
+        event["player"] += "by"
+        return True
+
+    return _changed(rng, lines, change)
+
+
+def _card_changed(rng: random.Random, lines: list[str]) -> list[str] | None:
+    def change(event: Line) -> bool:
+        kind = event["type"]
+        if kind == "build":
+            event["card"] = _card(rng, event["card"])
+        elif kind in ("pick", "draw"):
+            held = event["keep" if kind == "pick" else "cards"]
+            j = rng.randrange(len(held))
+            held[j] = _card(rng, held[j])
+        elif kind == "deal":
+            hand = event["hands"][rng.choice(sorted(event["hands"]))]
+            j = rng.randrange(len(hand))
+            hand[j] = _card(rng, hand[j])
+        else:
+            return False
+        return True
+
+    return _changed(rng, lines, change)
+
+
+def _square(rng: random.Random, lines: list[str]) -> list[str] | None:
+    def change(event: Line) -> bool:
+        if event["type"] != "build":
+            return False
+        at = event["at"]
+        j = rng.randrange(len(at))
+        at[j] = rng.choice([sq for sq in SQUARES if sq != at[j]])
+        return True
+
+    return _changed(rng, lines, change)
+
+
+def _resource(rng: random.Random, lines: list[str]) -> list[str] | None:
+    def change(event: Line) -> bool:
+        posts = [(p, sq) for p, declared in event.get("trading_posts", {}).items() for sq in declared]
+        if event["type"] != "harvest" or not posts:
+            return False
+        p, sq = rng.choice(posts)
+        old = event["trading_posts"][p][sq]
+        event["trading_posts"][p][sq] = rng.choice([r for r in BASIC_RESOURCES if r != old])
+        return True
+
+    return _changed(rng, lines, change)
+
+
+def _number(rng: random.Random, lines: list[str]) -> list[str] | None:
+    def change(event: Line) -> bool:
+        fields = [f for f in ("round", "turn") if f in event]
+        fields += [("expect", p) for p in event.get("expect") or {}]
+        if not fields:
+            return False
+        field = rng.choice(fields)
+        step = rng.choice((-1, 1))
+        if isinstance(field, tuple):
+            event["expect"][field[1]] = max(0, event["expect"][field[1]] + step)
+        elif event[field] + step >= 1:
+            event[field] += step
+        else:
+            event[field] += 1
+        return True
+
+    return _changed(rng, lines, change)
+
+
+def _unknown_field(rng: random.Random, lines: list[str]) -> list[str] | None:
+    def change(event: Line) -> bool:
+        if event["type"] == "game":
+            return False
+        event[rng.choice(("note", "comment", "time"))] = 1
+        return True
+
+    return _changed(rng, lines, change)
+
+
+KINDS: dict[str, Callable[[random.Random, list[str]], list[str] | None]] = {
+    "delete": _delete,
+    "duplicate": _duplicate,
+    "swap": _swap,
+    "rename": _rename,
+    "card": _card_changed,
+    "square": _square,
+    "resource": _resource,
+    "number": _number,
+    "unknown-field": _unknown_field,
+}
+"""Each kind of mistake: a function of a seeded generator and a log's lines that makes it."""
+
+
+def sources(replays: Iterable[str], games: int) -> Iterator[tuple[str, str]]:
+    """(name, text) of each legal log: the ``replays``, then ``games`` seeded games for 2, 3 and 4 players."""
+    for path in replays:
+        yield Path(path).stem, (ROOT / path).read_text()
+    for seed in range(games):
+        for players in (2, 3, 4):
+            policy = "greedy" if seed % 4 == 3 else "random"
+            yield f"sim-{players}p-{seed}", to_jsonl(simulate(players, seed=seed, policy=policy))
+
+
+def cases(replays: Iterable[str] = REPLAYS, games: int = 0, per_kind: int = 2) -> Iterator[Case]:
+    """The corpus: ``per_kind`` mistakes of every kind in each log of ``sources``."""
+    for source, text in sources(replays, games):
+        lines = text.splitlines()
+        for kind, make in KINDS.items():
+            for k in range(per_kind):
+                name = f"{source}/{kind}/{k}"
+                made = make(random.Random(name), lines)
+                if made is not None and made != lines:
+                    yield Case(name, kind, "\n".join(made) + "\n")
+
+
+def problems(case: Case) -> list[Diagnostic]:
+    """What bkref reports on the case."""
+    return check(case.text, case.name, partial=case.partial).diagnostics
+
+
+def is_root(diagnostic: Diagnostic) -> bool:
+    """A problem that names no earlier one as its cause."""
+    return "(after " not in diagnostic.message
+
+
+@dataclass
+class Figures:
+    """The corpus's figures: the mistakes found, those with one root, the problems in all."""
+
+    mistakes: int = 0
+    one_root: int = 0
+    problems: int = 0
+    by_kind: dict[str, tuple[int, int]] | None = None
+
+    @property
+    def share(self) -> float:
+        return self.one_root / self.mistakes if self.mistakes else 1.0
+
+    @property
+    def mean(self) -> float:
+        return self.problems / self.mistakes if self.mistakes else 0.0
+
+
+def measure(corpus: Iterable[Case]) -> Figures:
+    """Count, over the cases that give any problem, those with exactly one root problem."""
+    figures = Figures(by_kind={})
+    assert figures.by_kind is not None
+    for case in corpus:
+        found = problems(case)
+        if not found:
+            continue
+        one = sum(map(is_root, found)) == 1
+        figures.mistakes += 1
+        figures.one_root += one
+        figures.problems += len(found)
+        seen, good = figures.by_kind.get(case.kind, (0, 0))
+        figures.by_kind[case.kind] = (seen + 1, good + one)
+    return figures
+
+
+def first_problem(case: Case) -> str:
+    """The case's first problem as CI users grep for it: its line and rule ("27 D1"), or "" for none."""
+    found = problems(case)
+    return f"{found[0].line} {found[0].rule}" if found else ""
+
+
+TEST_CORPUS = {"games": 3, "per_kind": 3}
+"""The corpus of the test (tests/test_mistakes.py): the replays and 3 seeded games per player count."""
+
+FIRST = Path(__file__).with_name("mistakes-first.json")
+"""The first problem of each case of the test's corpus, recorded once from main before issue 25's changes."""
+
+
+if __name__ == "__main__":  # record FIRST: run once, on the code whose first problems are the reference
+    first = {case.name: first_problem(case) for case in cases(**TEST_CORPUS)}
+    FIRST.write_text(json.dumps(first, indent=0, sort_keys=True) + "\n")

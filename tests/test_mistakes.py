@@ -1,0 +1,83 @@
+"""The corpus of single mistakes (tests/mistakes.py, issue 25): what bkref reports on logs
+with one event changed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bkref.io.referee import check
+from tests.mistakes import FIRST, KINDS, ROOT, TEST_CORPUS, cases, first_problem, is_root, problems
+
+CORPUS = list(cases(**TEST_CORPUS))
+REPLAY = ROOT / "replays" / "3p-ann-bob-cid.jsonl"
+RECORDED: dict[str, str] = json.loads(FIRST.read_text())
+
+
+def test_the_corpus_is_the_recorded_one() -> None:
+    """The same cases on every run, every kind of mistake among them (else the comparison below means little)."""
+    assert sorted(RECORDED) == sorted(case.name for case in CORPUS)
+    assert {case.kind for case in CORPUS} == set(KINDS)
+    assert [case.text for case in cases(**TEST_CORPUS)] == [case.text for case in CORPUS]
+
+
+def test_the_first_problem_stays() -> None:
+    """The first problem of each log (its line and rule) is what it was on main before
+    issue 25: CI users grep for it."""
+    assert {case.name: first_problem(case) for case in CORPUS} == RECORDED
+
+
+def test_every_single_mistake_gives_one_root_problem() -> None:
+    """Issue 25: on main before it, 155 of this corpus's 301 mistakes (51.5 %) gave exactly
+    one problem that names no earlier one; every follow-on now names its cause."""
+    several = [(case.name, [d.text() for d in problems(case) if is_root(d)]) for case in CORPUS]
+    assert [(name, roots) for name, roots in several if len(roots) > 1] == []
+
+
+def test_a_renamed_pick_is_the_missing_pick_its_turn_lacks(tmp_path: Path) -> None:
+    # line 21 is cid's pick of the last turn of round 1: "cidby" is nobody
+    lines = REPLAY.read_text().splitlines()
+    lines[20] = lines[20].replace('"player":"cid"', '"player":"cidby"')
+    found = check("\n".join(lines) + "\n").diagnostics
+    assert [(d.line, d.rule) for d in found][:2] == [(21, "F1"), (22, "T1")]
+    assert found[1].message.endswith("has no pick by cid; that hand passes on unplayed (after the F1 at line 21)")
+    assert [d.text() for d in found if is_root(d)] == [found[0].text()]
+
+
+def test_an_unknown_field_makes_its_event_missing_and_names_it(tmp_path: Path) -> None:
+    lines = REPLAY.read_text().splitlines()
+    lines[20] = lines[20].replace("}", ',"note":1}')
+    found = check("\n".join(lines) + "\n").diagnostics
+    assert found[0].rule == "F1" and found[0].line == 21
+    assert len(found) > 1 and all("(after the F1 at line 21)" in d.message for d in found[1:])
+
+
+def test_a_carrot_missed_at_one_harvest_and_the_next_is_one_lead() -> None:
+    # a build deleted (line 22, bob's city2): bob's later harvests and total differ, each naming the first X1
+    lines = REPLAY.read_text().splitlines()
+    found = check("\n".join(lines[:21] + lines[22:]) + "\n").diagnostics
+    assert len(found) > 1 and {d.rule for d in found} == {"X1"}
+    assert [is_root(d) for d in found] == [True] + [False] * (len(found) - 1)
+
+
+def test_a_draw_before_a_renamed_pick_and_the_turn_it_leaves_open_name_the_pick() -> None:
+    # bob's pick of round 2, turn 2 names "bobby": cid's provisions draw then comes before
+    # bob's pick (D4), and the next turn's pick closes the turn (two T1: the pick, the draw)
+    case = next(case for case in CORPUS if case.name == "sim-4p-0/rename/0")
+    found = problems(case)
+    assert [(d.line, d.rule) for d in found[:4]] == [(31, "F1"), (34, "D4"), (35, "T1"), (35, "T1")]
+    assert found[1].message.endswith("(after the F1 at line 31)")
+    assert not any(map(is_root, found[1:]))  # the turn closed names the D4, the X1s the F1
+
+
+def test_after_a_draw_not_played_the_deck_is_followed_from_the_cards_the_log_dealt() -> None:
+    # bob's pick at line 4 keeps city2 and provisions: with city2 not his (D2), the
+    # provisions card is never played, so his draw at line 6 is not played either, and the
+    # deck's next cards are 2 further than the referee's. One D1 at the next deal, naming
+    # the draw, and the deals and draws after it follow the deck from there.
+    lines = REPLAY.read_text().splitlines()
+    lines[3] = lines[3].replace('"city2"', '"city3"')
+    found = check("\n".join(lines) + "\n").diagnostics
+    assert [(d.line, d.rule) for d in found][:2] == [(4, "D2"), (6, "T1")]
+    assert [(d.line, d.rule) for d in found if d.rule in ("D1", "P3")] == [(27, "D1")]
+    assert [d.text() for d in found if is_root(d)] == [found[0].text()]
