@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from bkref.game.engine import State, Violation
 from bkref.game.events import Build, Event, Pick, event_type
-from bkref.io.diagnostics import Diagnostic, rules_status
+from bkref.io.diagnostics import Diagnostic, exit_status, rules_status
 from bkref.io.logfile import LineReader, Problem, decode_run
 from bkref.io.sources import STDIN, LogSource, blocks_of, name_of, unreadable
 
@@ -58,7 +58,7 @@ class Report:
     @property
     def status(self) -> int:
         """The exit status ``bkref validate`` gives the log: 0 legal, 1 illegal, 2 unreadable."""
-        return rules_status(self.rules)
+        return max(exit_status(self.diagnostics), rules_status(self.handed))
 
     @property
     def game_read(self) -> bool:
@@ -282,9 +282,9 @@ def check(
                 if on_diagnostic is None:
                     diagnostics.append(found)  # type: ignore[arg-type]
                 else:
-                    on_diagnostic(found)  # type: ignore[arg-type]
                     rule = found.rule  # type: ignore[union-attr]
                     handed[rule] = handed.get(rule, 0) + 1
+                    on_diagnostic(found)  # type: ignore[arg-type]
     except OSError as error:
         diagnostics.append(Diagnostic(report.path, 0, None, "F1", unreadable(error)))
     report.events = run.events

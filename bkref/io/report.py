@@ -72,6 +72,7 @@ class Output:
         self.out, self.err, self.quiet = out, err, quiet
 
     def diagnostic(self, d: Diagnostic) -> None:
+        """One diagnostic, as soon as it is found, or as its report comes whole."""
         raise NotImplementedError
 
     def file(self, report: Report) -> None:
