@@ -14,6 +14,8 @@ target (issues 6 and 15):
 - the size of a 4-player game's ``replay --html`` page, the time to make it, and to open it in Chromium;
 - the cold start of ``bkref validate`` on one small log, from process start, in each build;
 - peak memory of ``bkref validate`` on a folder of logs and on one four times larger;
+- peak memory of ``bkref validate`` on 100 MB of concatenated games in each format, beside
+  a single game's, and of ``bkref replay`` on a 5 MB log; the slowest step back in that replay;
 - the time per line of a log padded with 200,000 blank and comment lines;
 - with ``--knowledge`` (instead of the rest), what a player's view costs at a decision beside
   the engine's time for an event, and a seen log beside validate (issue 26);
@@ -56,7 +58,7 @@ from bkref.game.moves import builds
 from bkref.io.batch import Local
 from bkref.io.referee import Step, check, check_item, play
 from bkref.io.standings import aggregate, game_record, to_json
-from bkref.views.navigation import load
+from bkref.views.navigation import CHECKPOINT, load
 from bkref.views.viewer import Viewer, draw, renderer, screen
 from tests import mistakes
 
@@ -125,6 +127,73 @@ def peak_memory_kb(command: list[str]) -> int:
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, _, usage = os.wait4(process.pid, 0)
     return usage.ru_maxrss
+
+
+PEAK = """
+import sys
+from bkref.cli import main
+sys.argv = ["bkref", *sys.argv[1:]]
+try:
+    main()
+finally:
+    with open("/proc/self/status") as status:
+        sys.stderr.write(next(line for line in status if line.startswith("VmHWM:")))
+"""
+
+
+def peak_rss_kb(args: list[str]) -> int:
+    """The peak resident memory of ``bkref ARGS`` in KiB, as the process itself reads it (VmHWM,
+    Linux): the ``ru_maxrss`` its parent gets counts the parent's own memory too, when it is
+    the larger (the child starts as a copy of it)."""
+    done = subprocess.run([sys.executable, "-c", PEAK, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return int(done.stderr.decode().split()[-2])
+
+
+def concatenated(games: list[Path], path: Path, size: int) -> Path:
+    """``games`` one after the other, again and again, to ``size`` bytes or more: a log with a
+    problem on nearly every line (T1: everything after the first game's end)."""
+    logs = b"".join(game.read_bytes() for game in games)
+    path.write_bytes(logs * -(-size // len(logs)))
+    return path
+
+
+def memory_figures(four: list[Path], folder: Path) -> None:
+    """Peak memory of validate on 100 MB of concatenated games in each format, beside a single
+    game's; of replay on a 5 MB log; and the slowest step back in that replay."""
+    huge = concatenated(four, folder / "concatenated-100MB.log", 100 * 2**20)
+    for output in ("text", "json", "github", "sarif"):
+        one = peak_rss_kb(["validate", "--format", output, str(four[0])])
+        many = peak_rss_kb(["validate", "--format", output, str(huge)])
+        line(f"peak memory, validate 100 MB ({output})", f"{many / 1024:.1f} MiB", f"one game {one / 1024:.1f} MiB")
+        line("  / one game", f"{many / one:.2f} x", "flat in the problems (<= 1.1 x)", many <= one * 1.1)
+    log = concatenated(four, folder / "concatenated-5MB.log", 5 * 2**20)
+    peak = peak_rss_kb(["replay", str(log)])
+    line("peak memory, replay of a 5 MB log", f"{peak / 1024:.1f} MiB", "< 200 MiB", peak < 200 * 1024)
+    steps = load(log)
+    viewer, con, screen_out = Viewer(steps, 0, "event"), renderer(color=True), io.StringIO()
+    step_times = []
+    for index in reversed(range(len(steps) - 3 * CHECKPOINT, len(steps))):  # back over kept states
+        begin = time.perf_counter()
+        viewer.index = index
+        draw(screen_out, screen(con, viewer, log.name, (80, 24), None))
+        step_times.append(time.perf_counter() - begin)
+    line(
+        f"replay step back, 5 MB log ({len(steps):,} events), slowest",
+        f"{max(step_times) * 1e3:.1f} ms",
+        "< 20 ms",
+        max(step_times) < 0.020,
+    )
+    made = []
+    for index in range(CHECKPOINT - 1, len(steps), 7 * CHECKPOINT):  # the farthest from a kept state, none made yet
+        begin = time.perf_counter()
+        steps[index].state  # noqa: B018 (what is timed: the state made again)
+        made.append(time.perf_counter() - begin)
+    line(
+        f"  of which a position made again ({CHECKPOINT - 1} events), slowest",
+        f"{max(made) * 1e3:.2f} ms",
+        "< 20 ms",
+        max(made) < 0.020,
+    )
 
 
 def line(name: str, figure: str, target: str = "", ok: bool | None = None) -> None:
@@ -263,6 +332,7 @@ def measure(folder: Path, repeat: int) -> None:
         "flat in the number of files",
         many <= few * 1.1,
     )
+    memory_figures(four, folder)
 
 
 def page_figures(logs: list[Path], repeat: int, folder: Path) -> None:

@@ -32,6 +32,7 @@ from bkref.game.fiefs import RESOURCES, BitBoard, harvest
 from bkref.game.position import Position
 from bkref.game.results import FinalScore
 from bkref.game.scoring import MISSIONS, Holdings, final_score
+from bkref.io.diagnostics import Diagnostic
 from bkref.io.logfile import Problem, Record, read_lines
 from bkref.io.referee import Report, check, play
 from bkref.io.sources import blocks
@@ -269,9 +270,12 @@ def test_a_check_stopped_at_a_diagnostic_counts_only_the_events_played_by_then()
     lines = to_jsonl(simulate(2, 1, "random")).encode().splitlines(keepends=True)
     text = b"".join([*lines[:3], lines[2], *lines[3:]])  # line 4 repeats line 3's pick: T1
 
-    def closed(diagnostic: object) -> None:
+    handed = []
+
+    def closed(diagnostic: Diagnostic) -> None:
+        handed.append(diagnostic)
         raise BrokenPipeError(32, "Broken pipe")
 
     report = check(text, "log", on_diagnostic=closed)
-    assert report.diagnostics[0].text().startswith("log:4: T1 ")
+    assert handed[0].text().startswith("log:4: T1 ") and report.handed == {"T1": 1}
     assert (report.events, report.where) == (3, "in round 1, turn 1")

@@ -159,11 +159,16 @@ def main() -> None:
     A closed pipe (``bkref validate DIR | head -1``) ends bkref as SIGPIPE ends any tool
     (status 141 in the shell), never with a status that means something else (Click
     would exit 1, "illegal"). Ctrl-C ends a command with status 130 and no traceback
-    (Typer's doing). ``prog_name`` keeps completion the same for ``python -m bkref``.
+    (Typer's doing). Running out of memory ends it with one line and status 2, never a
+    traceback. ``prog_name`` keeps completion the same for ``python -m bkref``.
     """
     if hasattr(signal, "SIGPIPE"):  # not on Windows
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    running(sys.argv[1:])(prog_name="bkref")
+    try:
+        running(sys.argv[1:])(prog_name="bkref")
+    except MemoryError:  # what the command held is freed by now: there is room for one line
+        sys.stderr.write("bkref: error: out of memory: the input is too large for the memory this process may use\n")
+        sys.exit(2)
 
 
 def running(args: list[str]) -> typer.Typer:

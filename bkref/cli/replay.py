@@ -12,7 +12,11 @@ import typer
 from bkref.cli.app import ToOption, app, fail, write_output
 
 if TYPE_CHECKING:
-    from bkref.io.referee import Step
+    from bkref.views.navigation import Replay
+
+
+PAGE_EVENTS = 5000
+"""The most events ``--html`` makes a page of: a page is for people, and a game has fewer than 200."""
 
 
 class By(StrEnum):
@@ -122,9 +126,13 @@ def replay(
         from bkref.game.knowledge import seen_events
         from bkref.io.diagnostics import json_printable
 
-        seen = seen_events((s.event for s in steps[: index + 1]), as_)
+        seen = seen_events(steps.events[: index + 1], as_)
         sys.stdout.writelines(json_printable(msgspec.json.encode(event).decode()) + "\n" for event in seen)
         raise typer.Exit(exit_status_of(steps))
+    if html is not None and len(steps) > PAGE_EVENTS:
+        raise fail(
+            f"{log}: {len(steps)} events; --html makes a page of at most {PAGE_EVENTS} (a game has fewer than 200)"
+        )
     if svg is not None or html is not None:
         from bkref.io.diagnostics import printable
         from bkref.views.page import page
@@ -144,7 +152,7 @@ def replay(
     raise typer.Exit(exit_status_of(steps))
 
 
-def _steps(log: Path) -> list[Step]:
+def _steps(log: Path) -> Replay:
     """The steps of the log, or a one-line error: a path that is no log, a log without any event."""
     from bkref.io.referee import NoEvent
     from bkref.io.sources import one_log
@@ -157,7 +165,7 @@ def _steps(log: Path) -> list[Step]:
         raise fail(str(error)) from None
 
 
-def _start(steps: list[Step], *, to: str | None, round_: str | None, default: int) -> int:
+def _start(steps: Replay, *, to: str | None, round_: str | None, default: int) -> int:
     """The index of the event that ``--to N`` or ``--round R`` names, else ``default``."""
     from bkref.cli import errors
     from bkref.game.engine import ROUNDS
@@ -182,7 +190,7 @@ def _start(steps: list[Step], *, to: str | None, round_: str | None, default: in
     return default
 
 
-def _step(log: Path, steps: list[Step], index: int, *, by: str, seen_by: str | None, color: bool) -> bool:
+def _step(log: Path, steps: Replay, index: int, *, by: str, seen_by: str | None, color: bool) -> bool:
     """Step through the log from ``index``; True when Ctrl-C stops it.
 
     On a terminal (keys and output), the full-screen viewer; elsewhere one line per key.

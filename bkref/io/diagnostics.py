@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 import msgspec
 
@@ -75,6 +76,15 @@ def _json_escape(match: re.Match[str]) -> str:
 
 def exit_status(diagnostics: list[Diagnostic]) -> int:
     """0 legal, 1 illegal moves or mismatched expects, 2 unreadable (any F1)."""
-    if any(d.rule == "F1" for d in diagnostics):
+    return rules_status({d.rule for d in diagnostics})
+
+
+def rules_status(rules: Collection[str]) -> int:
+    """The exit status of problems with these rule ids (``exit_status``), when only they are kept.
+
+    >>> rules_status({"D2": 3}), rules_status({"D2": 1, "F1": 1}), rules_status({})
+    (1, 2, 0)
+    """
+    if "F1" in rules:
         return EXIT_UNREADABLE
-    return EXIT_ILLEGAL if diagnostics else EXIT_LEGAL
+    return EXIT_ILLEGAL if rules else EXIT_LEGAL

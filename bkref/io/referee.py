@@ -12,6 +12,7 @@ A log comes from any ``LogSource``: a path, its text or bytes, an open stream.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ import msgspec
 from bkref.game.engine import State, Violation
 from bkref.game.events import Build, Draw, Event, Pick, event_type
 from bkref.game.flow import gap_players, is_gap
-from bkref.io.diagnostics import Diagnostic, exit_status
+from bkref.io.diagnostics import Diagnostic, exit_status, rules_status
 from bkref.io.logfile import LineReader, Problem, decode_run
 from bkref.io.sources import STDIN, LogSource, blocks_of, name_of, not_a_file, unreadable
 
@@ -40,7 +41,8 @@ class Step(NamedTuple):
 
 @dataclass
 class Report:
-    """The outcome of checking one log."""
+    """The outcome of checking one log: its problems, in ``diagnostics`` but for those handed
+    over as they were found (``check``'s ``on_diagnostic``), counted by rule in ``handed``."""
 
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -48,11 +50,19 @@ class Report:
     events: int = 0
     complete: bool = False
     where: str = "before the game event"
+    handed: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> Counter[str]:
+        """How many problems the log has of each rule, those handed over included."""
+        rules = Counter(self.handed)
+        rules.update(d.rule for d in self.diagnostics)
+        return rules
 
     @property
     def status(self) -> int:
         """The exit status ``bkref validate`` gives the log: 0 legal, 1 illegal, 2 unreadable."""
-        return exit_status(self.diagnostics)
+        return max(exit_status(self.diagnostics), rules_status(self.handed))
 
     @property
     def game_read(self) -> bool:
@@ -337,20 +347,31 @@ def check(
 
     ``label`` names the log in diagnostics (default: its path, or ``-`` for standard
     input). ``on_diagnostic`` is called with each diagnostic as soon as its line is
-    checked (to show problems of a game still being written). The report keeps the
-    final state unless ``keep_state`` is false (to send it cheaply between processes).
+    checked (to show problems of a game still being written, or to write every problem of
+    a huge log in constant memory): those are counted in the report, not kept. The report
+    keeps the final state unless ``keep_state`` is false (to send it cheaply between
+    processes).
+
+    >>> game = '{"type":"game","format":"bkref/1","players":["ann"]}'
+    >>> report = check(game, on_diagnostic=lambda d: print(d.text()))
+    <text>:1: S1 1 player; Bunny Kingdom is for 2 to 4
+    >>> report.diagnostics, report.handed, report.status
+    ([], {'S1': 1}, 1)
     """
     state = State()
     report = Report(label if label is not None else name_of(source), state=state)
     run = _Run(report.path, state, partial)
-    diagnostics = report.diagnostics
+    diagnostics, handed = report.diagnostics, report.handed
     try:
         # closing: the run ends (and counts its events) before the report is made, also when
         # on_diagnostic stops it
         with blocks_of(source) as blocks, closing(run.diagnostics(blocks, steps=False)) as found_all:
             for found in found_all:
-                diagnostics.append(found)  # type: ignore[arg-type]
-                if on_diagnostic is not None:
+                if on_diagnostic is None:
+                    diagnostics.append(found)  # type: ignore[arg-type]
+                else:
+                    rule = found.rule  # type: ignore[union-attr]
+                    handed[rule] = handed.get(rule, 0) + 1
                     on_diagnostic(found)  # type: ignore[arg-type]
     except OSError as error:
         diagnostics.append(Diagnostic(report.path, 0, None, "F1", unreadable(error)))

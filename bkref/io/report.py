@@ -1,8 +1,8 @@
 """Printing validation results: text for people; JSON, GitHub annotations and SARIF for machines.
 
-Each output takes the files' reports one at a time, in input order, and keeps only
-their diagnostics, so checking many files uses memory for the problems found, not for
-the games.
+Each output writes each problem as it is found and keeps nothing of it, JSON and SARIF
+too (their document is written piece by piece): checking many files, or one huge log,
+uses memory for neither the games nor the problems.
 
 >>> from bkref.io.diagnostics import Diagnostic
 >>> github_line(Diagnostic("logs/g1.jsonl", 41, "pick", "D2", "bob keeps A7, which is not in bob's hand: B4, C5"))
@@ -26,13 +26,13 @@ from bkref.io.referee import Report
 
 def summary(report: Report) -> str:
     """One line on a checked log: legal, illegal (with counts by rule) or unreadable."""
-    if not report.diagnostics:
+    rules = report.rules
+    if not rules:
         unfinished = "" if report.complete else f", stops {report.where}"
         return f"{printable(report.path)}: legal ({report.events} events{unfinished})"
-    rules = Counter(d.rule for d in report.diagnostics)
     by_rule = ", ".join(f"{rule} x{count}" if count > 1 else rule for rule, count in sorted(rules.items()))
     verdict = "illegal" if report.status == EXIT_ILLEGAL else "unreadable"
-    return f"{printable(report.path)}: {verdict}, {count(len(report.diagnostics), 'problem')} ({by_rule})"
+    return f"{printable(report.path)}: {verdict}, {count(rules.total(), 'problem')} ({by_rule})"
 
 
 @dataclass
@@ -60,30 +60,31 @@ class Totals:
 
 
 class Output:
-    """Receives each diagnostic as it is found (``diagnostic``), each file's report in input
-    order (``file``), then the totals (``finish``)."""
+    """Receives each diagnostic as it is found (``diagnostic``: ``check``'s ``on_diagnostic``),
+    each file's report in input order (``file``), then the totals (``finish``).
+
+    A report holds the diagnostics that were not handed over as found: those of a report
+    that came whole (from another process, or refused before reading). Nothing is kept
+    of a diagnostic once written, so the memory used does not grow with the problems.
+    """
 
     def __init__(self, out: TextIO, err: TextIO, *, quiet: bool = False) -> None:
         self.out, self.err, self.quiet = out, err, quiet
 
     def diagnostic(self, d: Diagnostic) -> None:
-        """One diagnostic of the file being checked, as soon as it is found; outputs that
-        write whole documents ignore it."""
+        """One diagnostic, as soon as it is found, or as its report comes whole."""
+        raise NotImplementedError
 
     def file(self, report: Report) -> None:
-        raise NotImplementedError
+        for d in report.diagnostics:
+            self.diagnostic(d)
 
     def finish(self, totals: Totals) -> None:
         """Called once after the last file."""
 
 
 class _Streaming(Output):
-    """Writes each diagnostic's line as soon as it is found, and those of a report that
-    came whole (from another process, or refused before reading) when it comes."""
-
-    def __init__(self, out: TextIO, err: TextIO, *, quiet: bool = False) -> None:
-        super().__init__(out, err, quiet=quiet)
-        self.written = 0  # the lines of the current file written already
+    """Writes each diagnostic's line as soon as it is found."""
 
     def line(self, d: Diagnostic) -> str:
         raise NotImplementedError
@@ -91,13 +92,6 @@ class _Streaming(Output):
     def diagnostic(self, d: Diagnostic) -> None:
         self.out.write(self.line(d) + "\n")
         self.out.flush()
-        self.written += 1
-
-    def file(self, report: Report) -> None:
-        for d in report.diagnostics[self.written :]:
-            self.out.write(self.line(d) + "\n")
-        self.out.flush()
-        self.written = 0
 
 
 class TextOutput(_Streaming):
@@ -109,7 +103,7 @@ class TextOutput(_Streaming):
 
     def file(self, report: Report) -> None:
         super().file(report)
-        if report.diagnostics or not self.quiet:
+        if report.status or not self.quiet:
             self.err.write(summary(report) + "\n")
 
     def finish(self, totals: Totals) -> None:
@@ -138,23 +132,60 @@ class GithubOutput(_Streaming):
         return github_line(d)
 
 
-class _Collecting(Output):
+def _formatted(value: object) -> str:
+    return msgspec.json.format(msgspec.json.encode(value).decode(), indent=2)
+
+
+class _Document(Output):
+    """A JSON document (indented by 2) whose last value is an array of one item per diagnostic,
+    written item by item as found: the same bytes as the whole document formatted at once.
+
+    The document with an empty array (``document``) gives the text before and after it,
+    and the indent of its items (each one, formatted alone, indented by one level more).
+    The text before is written with the first item, so that a run stopped before any
+    problem writes nothing.
+    """
+
     def __init__(self, out: TextIO, err: TextIO, *, quiet: bool = False) -> None:
         super().__init__(out, err, quiet=quiet)
-        self.diagnostics: list[Diagnostic] = []
+        self.head, _, self.tail = _formatted(self.document()).rpartition("[]")
+        at = self.head[self.head.rfind("\n") + 1 :]
+        self.indent = at[: len(at) - len(at.lstrip(" "))]
+        self.items = 0
 
-    def file(self, report: Report) -> None:
-        self.diagnostics.extend(report.diagnostics)
+    def document(self) -> object:
+        raise NotImplementedError
 
-    def write_json(self, document: object) -> None:
-        self.out.write(json_printable(msgspec.json.format(msgspec.json.encode(document).decode(), indent=2)) + "\n")
+    def item(self, d: Diagnostic) -> object:
+        raise NotImplementedError
 
-
-class JsonOutput(_Collecting):
-    """A JSON array of every diagnostic: file, line, event, rule, message."""
+    def diagnostic(self, d: Diagnostic) -> None:
+        inside = self.indent + "  "
+        text = inside + _formatted(self.item(d)).replace("\n", "\n" + inside)  # a JSON string holds no line end
+        self.out.write(json_printable((",\n" if self.items else self.head + "[\n") + text))
+        self.items += 1
 
     def finish(self, totals: Totals) -> None:
-        self.write_json(self.diagnostics)
+        self.out.write(json_printable((f"\n{self.indent}]" if self.items else self.head + "[]") + self.tail) + "\n")
+
+
+class JsonOutput(_Document):
+    """A JSON array of every diagnostic: file, line, event, rule, message.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> json_output = JsonOutput(out, out)
+    >>> json_output.diagnostic(Diagnostic("g.jsonl", 4, "pick", "D2", "bob keeps A7"))
+    >>> json_output.finish(Totals())
+    >>> out.getvalue() == _formatted([Diagnostic("g.jsonl", 4, "pick", "D2", "bob keeps A7")]) + chr(10)
+    True
+    """
+
+    def document(self) -> object:
+        return []
+
+    def item(self, d: Diagnostic) -> object:
+        return d
 
 
 def _version() -> str:
@@ -166,12 +197,19 @@ def _version() -> str:
         return "0+unknown"
 
 
+def _rule_index() -> dict[str, int]:
+    """The rules of SARIF's rule list, each with its place in it."""
+    from bkref.game.rules import RULES
+
+    rule_ids = [rule_id for rule_id, rule in sorted(RULES.items()) if rule.checked_by in ("move", "expect")]
+    return {rule_id: i for i, rule_id in enumerate(rule_ids)}
+
+
 def sarif(diagnostics: list[Diagnostic]) -> dict[str, object]:
     """A SARIF 2.1.0 log: one rule per rule id (its RULES.md text), one result per diagnostic."""
     from bkref.game.rules import RULES
 
-    rule_ids = [rule_id for rule_id, rule in sorted(RULES.items()) if rule.checked_by in ("move", "expect")]
-    index = {rule_id: i for i, rule_id in enumerate(rule_ids)}
+    index = _rule_index()
     rules = [
         {
             "id": rule_id,
@@ -180,22 +218,9 @@ def sarif(diagnostics: list[Diagnostic]) -> dict[str, object]:
             "fullDescription": {"text": RULES[rule_id].text},
             "defaultConfiguration": {"level": "error"},
         }
-        for rule_id in rule_ids
+        for rule_id in index
     ]
-    results = []
-    for d in diagnostics:
-        location: dict[str, object] = {"artifactLocation": {"uri": quote(PurePath(d.file).as_posix())}}
-        if d.line:
-            location["region"] = {"startLine": d.line}
-        results.append(
-            {
-                "ruleId": d.rule,
-                "ruleIndex": index[d.rule],
-                "level": "error",
-                "message": {"text": d.message},
-                "locations": [{"physicalLocation": location}],
-            }
-        )
+    results = [sarif_result(d, index) for d in diagnostics]
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -209,11 +234,32 @@ def sarif(diagnostics: list[Diagnostic]) -> dict[str, object]:
     }
 
 
-class SarifOutput(_Collecting):
+def sarif_result(d: Diagnostic, index: dict[str, int]) -> dict[str, object]:
+    """The SARIF result of one diagnostic; ``index`` gives each rule id's place in the rule list."""
+    location: dict[str, object] = {"artifactLocation": {"uri": quote(PurePath(d.file).as_posix())}}
+    if d.line:
+        location["region"] = {"startLine": d.line}
+    return {
+        "ruleId": d.rule,
+        "ruleIndex": index[d.rule],
+        "level": "error",
+        "message": {"text": d.message},
+        "locations": [{"physicalLocation": location}],
+    }
+
+
+class SarifOutput(_Document):
     """SARIF 2.1.0, for code-scanning tools."""
 
-    def finish(self, totals: Totals) -> None:
-        self.write_json(sarif(self.diagnostics))
+    def __init__(self, out: TextIO, err: TextIO, *, quiet: bool = False) -> None:
+        self.index = _rule_index()
+        super().__init__(out, err, quiet=quiet)
+
+    def document(self) -> object:
+        return sarif([])
+
+    def item(self, d: Diagnostic) -> object:
+        return sarif_result(d, self.index)
 
 
 OUTPUTS: dict[str, type[Output]] = {

@@ -17,6 +17,7 @@ from bkref.game.position import Position
 from bkref.game.words import count, joined
 from bkref.io.diagnostics import printable
 from bkref.io.referee import Step
+from bkref.views.navigation import Replay
 from bkref.views.seenby import drawn_seen, kept_seen
 from bkref.views.squares import building_code
 
@@ -217,9 +218,9 @@ def _build_words(event: Build, position: Position) -> str:
     return f"{p} builds {card.id} on {where} (produces {makes})"
 
 
-def earlier_problems(steps: Sequence[Step], index: int) -> str | None:
+def earlier_problems(steps: Replay, index: int) -> str | None:
     """How many problems the log had before event ``index + 1``, and on which lines."""
-    earlier = [d.line for s in steps[:index] for d in s.diagnostics]
+    earlier = [d.line for found in steps.diagnostics[:index] for d in found]
     if not earlier:
         return None
     where = sorted(set(earlier))

@@ -1,7 +1,8 @@
 """A replay's positions and the moves between them, in the terminal and full screen alike.
 
-``load`` plays the log through the referee once and keeps every state
-(``referee.play(keep=True)``), so going back is only a look at an earlier state.
+``load`` plays the log through the referee once and keeps its events and a state every
+``CHECKPOINT`` events (a ``Replay``): a position is made again from the kept state before
+it, so the memory a replay needs grows with its events, not with a state per event.
 ``event_index`` and ``harvest_index`` find the position a number names. ``go`` moves to the
 next or previous event, turn or round; ``move`` turns one typed line into the event to show
 (``bkref.views.printout``), and ``bkref.views.viewer`` single keys, both through ``go``.
@@ -33,36 +34,100 @@ bkref.views.navigation.NoHarvest: round 2 (the log stops before the deal of roun
 from __future__ import annotations
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Final, overload
 
 from bkref.game.engine import State
 from bkref.game.events import Build, Draw, Event, Pick
-from bkref.io.diagnostics import exit_status
+from bkref.io.diagnostics import Diagnostic, exit_status
 from bkref.io.referee import NoEvent, Step, play
 from bkref.io.sources import LogSource
 
+CHECKPOINT: Final = 64
+"""Events between two states a replay keeps: a position is at most this many events from one."""
 
-def load(source: LogSource, label: str | None = None) -> list[Step]:
+
+class Replay(Sequence[Step]):
+    """Every event of a log, each with the state after it (a ``Step``), in memory for the
+    events and a state every ``CHECKPOINT`` events, not a state per event.
+
+    ``replay[i]`` plays the events after the nearest kept state before it, on a copy; the
+    few states made last are kept too, so going on or back one event plays at most one
+    event or ``CHECKPOINT``. Each step's problems (``diagnostics``), and how many
+    harvests the game has had after it (``harvests``), are kept, so that finding a
+    round, a stop or the exit status plays nothing.
+    """
+
+    RECENT: Final = 4
+    """The states made last that are kept (the screen of one event shows two: before and after)."""
+
+    def __init__(self, played: Iterable[Step]) -> None:
+        self.lines: list[int] = []
+        self.events: list[Event] = []
+        self.diagnostics: list[list[Diagnostic]] = []
+        self.harvests: list[int] = []
+        self._kept: list[State] = []  # the states after events 0, CHECKPOINT, 2 * CHECKPOINT...
+        for step in played:  # the live state of ``play``
+            if len(self.events) % CHECKPOINT == 0:
+                self._kept.append(step.state.copy())
+            self.lines.append(step.line)
+            self.events.append(step.event)
+            self.diagnostics.append(step.diagnostics)
+            self.harvests.append(step.state.harvests_done)
+        self._recent: dict[int, State] = {}
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    @overload
+    def __getitem__(self, index: int) -> Step: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Step]: ...
+
+    def __getitem__(self, index: int | slice) -> Step | list[Step]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        index %= len(self)
+        return Step(self.lines[index], self.events[index], self._state(index), self.diagnostics[index])
+
+    def _state(self, index: int) -> State:
+        state = self._recent.pop(index, None)
+        if state is None:
+            start = index - index % CHECKPOINT
+            start = max((i for i in self._recent if start <= i < index), default=start)
+            state = (self._recent[start] if start in self._recent else self._kept[start // CHECKPOINT]).copy()
+            for event in self.events[start + 1 : index + 1]:
+                state.play(event)
+        self._recent[index] = state  # the last made or asked for is the last to go
+        if len(self._recent) > self.RECENT:
+            del self._recent[next(iter(self._recent))]
+        return state
+
+
+def load(source: LogSource, label: str | None = None) -> Replay:
     """Every event of the log from ``source`` with the state after it; ``label`` names the log.
 
     A log that stops early replays as far as it goes. A line that is not an event (F1)
     is shown with the event after it (the last one if none follows). Raises ``NoEvent``
     for a log without any event, ``OSError`` for a source that cannot be read.
     """
-    played = play(source, label, keep=True, partial=True)
-    steps = list(played)
+    played = play(source, label, partial=True)
+    steps = Replay(played)
     if not steps:
         raise NoEvent(played.name, played.after)
     if played.after:
-        steps[-1] = steps[-1]._replace(diagnostics=steps[-1].diagnostics + played.after)
+        steps.diagnostics[-1] = steps.diagnostics[-1] + played.after
     gc.collect()
-    gc.freeze()  # the states live as long as the replay: no collection need walk them again
+    gc.freeze()  # the events and kept states live as long as the replay: no collection need walk them again
     return steps
 
 
-def exit_status_of(steps: Sequence[Step]) -> int:
+def exit_status_of(steps: Replay) -> int:
     """The exit status of the whole log, as ``validate`` gives it (a log that stops early is not a problem)."""
-    return exit_status([d for s in steps for d in s.diagnostics])
+    return exit_status([d for found in steps.diagnostics for d in found])
 
 
 def state_before(steps: Sequence[Step], index: int) -> State:
@@ -93,10 +158,10 @@ def event_index(steps: Sequence[Step], number: int) -> int:
     return number - 1
 
 
-def harvest_index(steps: Sequence[Step], round_: int) -> int:
+def harvest_index(steps: Replay, round_: int) -> int:
     """The index of the harvest of round ``round_`` (the event that closes it); ``NoHarvest`` if none."""
-    for i, step in enumerate(steps):
-        if step.state.harvests_done >= round_:
+    for i, harvests in enumerate(steps.harvests):
+        if harvests >= round_:
             return i
     raise NoHarvest(round_, steps[-1].state.where())
 
@@ -110,15 +175,16 @@ def _group(event: Event) -> tuple[object, ...] | None:
     return None
 
 
-def stops(steps: Sequence[Step], by: str) -> list[int]:
+def stops(steps: Replay, by: str) -> list[int]:
     """The indices a move lands on, ``by`` event, turn or round (always the first and the last)."""
     last = len(steps) - 1
     if by == "event":
         return list(range(len(steps)))
     if by == "turn":
-        groups = [_group(s.event) for s in steps]
+        groups = [_group(event) for event in steps.events]
         return [i for i, g in enumerate(groups) if i in (0, last) or g is None or g != groups[i + 1]]
-    harvested = [i for i in range(1, last) if steps[i].state.harvests_done > steps[i - 1].state.harvests_done]
+    harvests = steps.harvests
+    harvested = [i for i in range(1, last) if harvests[i] > harvests[i - 1]]
     return sorted({0, *harvested, last})
 
 
@@ -139,7 +205,7 @@ LINES = {
 """What a line typed or piped to ``replay --step`` off a terminal does (the viewer's letters)."""
 
 
-def go(steps: Sequence[Step], index: int, action: str, by: Sequence[int] | None = None) -> tuple[int, str]:
+def go(steps: Replay, index: int, action: str, by: Sequence[int] | None = None) -> tuple[int, str]:
     """Where ``action`` (a value of ``LINES``) leads from event ``index``: the index and a note.
 
     "next" and "back" go to the next or previous of the stops ``by`` (every event if None); a
@@ -157,7 +223,7 @@ def go(steps: Sequence[Step], index: int, action: str, by: Sequence[int] | None 
     return found, ""
 
 
-def move(steps: Sequence[Step], index: int, key: str, by: Sequence[int] | None = None) -> tuple[int | None, str]:
+def move(steps: Replay, index: int, key: str, by: Sequence[int] | None = None) -> tuple[int | None, str]:
     """Where one typed line leads from event ``index``: the next index (None to quit) and a note.
 
     Enter, ``n`` and ``b`` go to the next or previous of the stops ``by`` (every event if None);

@@ -23,24 +23,23 @@ from __future__ import annotations
 import codecs
 import os
 import select
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Final, TextIO
 
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from bkref.io.diagnostics import printable
-from bkref.io.referee import Step
 from bkref.views.boardtext import board_text, legend_text
 from bkref.views.narration import describe, earlier_problems, stage, stops_here
-from bkref.views.navigation import HELP, move, state_before, stops
+from bkref.views.navigation import HELP, Replay, move, state_before, stops
 from bkref.views.palette import PROBLEM_STYLE
 from bkref.views.seenby import problems_seen
 from bkref.views.tables import final_scores, harvest_table, players_table
 from bkref.views.terminal import emit
 
 
-def position_printout(steps: Sequence[Step], index: int, label: str, seen_by: str | None = None) -> Group:
+def position_printout(steps: Replay, index: int, label: str, seen_by: str | None = None) -> Group:
     """Everything shown after event ``index + 1`` of a replay: header, event, board, players."""
     step = steps[index]
     state = step.state
@@ -67,7 +66,7 @@ def position_printout(steps: Sequence[Step], index: int, label: str, seen_by: st
     return Group(*parts)
 
 
-def show(console: Console, steps: Sequence[Step], index: int, label: str, seen_by: str | None = None) -> None:
+def show(console: Console, steps: Replay, index: int, label: str, seen_by: str | None = None) -> None:
     """Print the position after event ``index`` (as player ``seen_by`` saw it, if given)."""
     emit(
         console, position_printout(steps, index, label, seen_by), crop=False
@@ -76,7 +75,7 @@ def show(console: Console, steps: Sequence[Step], index: int, label: str, seen_b
 
 def step_by_lines(
     console: Console,
-    steps: Sequence[Step],
+    steps: Replay,
     index: int,
     label: str,
     keys: TextIO,

@@ -43,7 +43,7 @@ from bkref.io.diagnostics import printable
 from bkref.io.referee import Step
 from bkref.views.boardtext import BOARD_LINES, board_text, legend_text
 from bkref.views.narration import describe, earlier_problems, stage, stops_here
-from bkref.views.navigation import state_before
+from bkref.views.navigation import Replay, state_before
 from bkref.views.palette import PROBLEM_STYLE, SEAT_STYLES
 from bkref.views.seenby import problems_seen
 from bkref.views.squares import changed_squares, seat_letters
@@ -64,7 +64,7 @@ def header(steps: Sequence[Step], index: int, label: str, width: int, seen_by: s
     )
 
 
-def event_lines(steps: Sequence[Step], index: int, seen_by: str | None) -> list[tuple[Text, bool]]:
+def event_lines(steps: Replay, index: int, seen_by: str | None) -> list[tuple[Text, bool]]:
     """The event in words, its problems and what the log says around it; True marks what must show."""
     step = steps[index]
     before = state_before(steps, index)
@@ -141,7 +141,7 @@ BOARD_WIDTH = max(len(line) for line in board_text(State()).plain.splitlines())
 
 def frame(
     con: Console,
-    steps: Sequence[Step],
+    steps: Replay,
     index: int,
     label: str,
     *,
@@ -255,6 +255,6 @@ PANELS: dict[str, tuple[str, Callable[[State, str | None], RenderableType]]] = {
 """The panels of the position, by their key: a name and what it shows."""
 
 
-def whole_event(steps: Sequence[Step], index: int, seen_by: str | None) -> RenderableType:
+def whole_event(steps: Replay, index: int, seen_by: str | None) -> RenderableType:
     """The event in words with its problems, every line, wrapped to the width (the ``e`` panel)."""
     return Group(*(text for text, _ in event_lines(steps, index, seen_by)))

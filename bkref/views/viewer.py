@@ -23,7 +23,7 @@ import re
 import select
 import signal
 import termios
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from types import FrameType
 from typing import TextIO
@@ -31,8 +31,7 @@ from typing import TextIO
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from bkref.io.referee import Step
-from bkref.views.navigation import go, move, stops
+from bkref.views.navigation import Replay, go, move, stops
 from bkref.views.screen import PANELS, Scroll, frame, whole_event
 from bkref.views.terminal import table
 
@@ -133,7 +132,7 @@ def keys_panel() -> RenderableType:
 class Viewer:
     """Where the viewer is (event, open panel, digits typed) and what each key changes."""
 
-    def __init__(self, steps: Sequence[Step], index: int, by: str) -> None:
+    def __init__(self, steps: Replay, index: int, by: str) -> None:
         self.steps, self.index, self.by = steps, index, by
         self.stops = stops(steps, by)
         self.panel: str | None = None
@@ -294,7 +293,7 @@ def screen(con: Console, viewer: Viewer, label: str, size: tuple[int, int], seen
 
 
 def view(
-    steps: Sequence[Step],
+    steps: Replay,
     index: int,
     label: str,
     *,
