@@ -272,7 +272,7 @@ _WHERE: Final = {
 # -- checks every stage makes ----------------------------------------------------------
 
 
-def expect_player(table: Table, player: str, field: str = "player") -> None:
+def expect_player(table: Table, player: str, field: str) -> None:
     """F1 unless ``player`` (the ``field`` of an event) is a player of the game."""
     if player not in table.left:
         raise Skip("F1", f"{field} {player!r} is not a player of this game ({', '.join(table.players)})")
