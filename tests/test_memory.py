@@ -72,7 +72,7 @@ def test_replay_memory_grows_by_the_events_not_by_a_state_each(tmp_path: Path) -
 
 def value(state: State) -> dict[str, bytes]:
     """What a state holds, attribute by attribute (a whole pickle also tells which objects are shared)."""
-    return {name: pickle.dumps(held) for name, held in vars(state).items()}
+    return {name: pickle.dumps(held) for name, held in state.fields().items()}
 
 
 def test_a_replay_makes_every_position_as_playing_the_log_did(tmp_path: Path) -> None:

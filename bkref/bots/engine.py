@@ -4,15 +4,13 @@ on any position with the seconds it took, ``close()`` (or ``with``) stops it. A 
 can so test their program on chosen positions.
 
 >>> import sys
->>> from pathlib import Path
->>> import bkref
 >>> from bkref.bots.simulate import simulate
 >>> from bkref.game.engine import State
 >>> from bkref.game import moves
 >>> state = State()
 >>> for event in simulate(3, seed=1)[:2]:
 ...     found = state.play(event)
->>> bot = [sys.executable, str(Path(bkref.__file__).parent.parent / "examples" / "bots" / "random_bot.py")]
+>>> bot = [sys.executable, "examples/bots/random_bot.py"]  # the checkout's example bot
 >>> with Engine.open(bot) as engine:
 ...     played = engine.ask(state, "ann", ms=5000)
 >>> played.move in moves.picks(state, "ann"), engine.program.alive
