@@ -200,6 +200,12 @@ def test_a_bot_that_cannot_start_or_never_says_hello(folder: Path, monkeypatch: 
     assert faults(events) == ["exit"] * 3
 
 
+def test_a_bot_that_exits_before_its_hello_is_told_so_at_once(folder: Path) -> None:
+    with pytest.raises(BotFault) as raised:
+        Engine.open([sys.executable, str(folder / "no-such-bot.py")])
+    assert str(raised.value) == "exit: it exited with status 2 before its hello"
+
+
 def test_processes_are_reused_across_games_and_every_message_fits_the_schema(folder: Path) -> None:
     log = folder / "received.jsonl"
     spec = bot(folder, LAST, log=log)

@@ -143,7 +143,10 @@ class Program:
         while True:
             line = self._wait_line(deadline)
             if line is None:
+                ended = self.process.poll()
                 self.kill()
+                if ended is not None:  # it ended before its hello: no wait of 10 s was spent
+                    raise BotFault("exit", f"it exited with status {ended} before its hello")
                 raise BotFault("exit", "no hello within 10 s")
             try:
                 reply = decode_reply(line)
