@@ -143,7 +143,10 @@ class Program:
         while True:
             line = self._wait_line(deadline)
             if line is None:
-                ended = self.process.poll()
+                try:  # its output ended: a process that exits is reaped within moments
+                    ended: int | None = self.process.wait(timeout=0.5)
+                except subprocess.TimeoutExpired:
+                    ended = None
                 self.kill()
                 if ended is not None:  # it ended before its hello: no wait of 10 s was spent
                     raise BotFault("exit", f"it exited with status {ended} before its hello")
