@@ -112,7 +112,7 @@ def player_lines(state: State, seen_by: str | None) -> list[Text]:
             f" {names[p]:<{name_width}} {_counted(len(state.squares_of(p)), 'square', 3)}  hand {hand:>2}"
             + (f" +{reserve:<2} reserve" if state.has_reserves else "")
             + f" {_counted(len(state.parchments_of(p)), 'parchment', 2)}"
-            + f" {_counted(state.harvest_total(p), 'carrot', 3)}  supply: {supply(state, p)}"
+            + f" {_counted(state.carrots_of(p), 'carrot', 3)}  supply: {supply(state, p)}"
         )
         line.no_wrap, line.overflow = True, "ellipsis"
         lines.append(line)

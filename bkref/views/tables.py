@@ -49,7 +49,8 @@ def _hand(state: State, player: str, seen_by: str | None) -> str:
 
 
 def players_table(state: State, seen_by: str | None = None) -> Table:
-    """Each player: squares controlled, hand, supply, parchments held, carrots harvested so far."""
+    """Each player: squares controlled, hand, supply, parchments held, and carrots so far
+    (``State.carrots_of``: the harvests, then the final total once the end is scored)."""
     table = table_of(
         "",
         "player",
@@ -70,7 +71,7 @@ def players_table(state: State, seen_by: str | None = None) -> Table:
             _hand(state, p, seen_by),
             supply(state, p),
             str(len(state.parchments_of(p))),
-            str(state.harvest_total(p)),
+            str(state.carrots_of(p)),
         )
     return table
 
