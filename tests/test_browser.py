@@ -183,7 +183,7 @@ def test_the_drawn_owners_match_every_position(open_page: Any) -> None:
         counted = tab.locator("#players td:nth-child(3)").all_text_contents()
         assert counted == [str(len(position.controlled(p))) for p in step.state.players]
         carrots = tab.locator("#players td:nth-child(7)").all_text_contents()
-        assert carrots == [str(step.state.harvest_total(p)) for p in step.state.players]
+        assert carrots == [str(step.state.carrots_of(p)) for p in step.state.players]
         assert tab.locator("#harvests table").count() == len(step.state.harvests)
         tab.keyboard.press("ArrowRight")
     assert tab.errors == []
