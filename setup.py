@@ -18,6 +18,7 @@ COMPILED = [
     "bkref/game/fiefs.py",
     "bkref/game/flow.py",
     "bkref/game/harvesting.py",
+    "bkref/game/knowledge.py",
     "bkref/game/position.py",
     "bkref/game/scoring.py",
     "bkref/game/table.py",
