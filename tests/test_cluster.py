@@ -7,8 +7,10 @@ Without the ``dask`` extra these tests are skipped (CI installs it: ``.ci/run``)
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -139,3 +141,69 @@ def test_a_cluster_with_no_worker_left_is_a_bounded_wait() -> None:
         f"bkref: error: the Dask cluster at {empty.scheduler_address} failed: "
         "no result in 2 s (no worker left? see --dask-timeout)\n"
     )
+
+
+def test_a_scheduler_killed_during_the_run_is_one_line(tmp_path: Path) -> None:
+    """A real scheduler and worker, each its own process; the worker holds the batch it is
+    given (``tests/dask_held.py``), and the scheduler is killed (SIGKILL) while bkref waits
+    for it: one line, exit 2, well before --dask-timeout, and none of distributed's own logging."""
+    address_file, held = tmp_path / "scheduler.json", tmp_path / "held"
+    dask = [sys.executable, "-m", "dask"]
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen(
+        [
+            *dask,
+            "scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-dashboard",
+            "--scheduler-file",
+            str(address_file),
+        ],
+        **quiet,
+    )
+    for _ in range(600):  # the scheduler has written its address (at most 60 s: a bound, not a timing)
+        if address_file.exists() and address_file.read_text().strip().endswith("}"):
+            break
+        time.sleep(0.1)
+    address = json.loads(address_file.read_text())["address"]
+    worker = subprocess.Popen(
+        [
+            *dask,
+            "worker",
+            address,
+            "--nthreads",
+            "1",
+            "--no-nanny",
+            "--no-dashboard",
+            "--preload",
+            "tests/dask_held.py",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "BKREF_TEST_HELD": str(held)},
+        **quiet,
+    )
+    try:
+        run = subprocess.Popen(
+            [*BKREF_COMMAND, "standings", str(REPLAYS), "--dask", address, "--dask-timeout", "60"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        for _ in range(600):  # the worker has the first batch (at most 60 s: a bound, not a timing)
+            if held.exists() or run.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert held.exists(), "the worker was never given a batch"
+        scheduler.kill()
+        out, err = run.communicate(timeout=50)
+    finally:
+        for process in (scheduler, worker):
+            process.kill()
+            process.wait()
+    assert (run.returncode, out) == (2, "")
+    assert err.startswith(f"bkref: error: the Dask cluster at {address} failed: ")
+    assert "scheduler" in err and err.count("\n") == 1

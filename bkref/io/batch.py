@@ -140,7 +140,9 @@ class Cluster:
         except ImportError:
             raise ClusterError("--dask needs the dask extra: pip install 'bkref[dask]'") from None
         if "DASK_LOGGING__DISTRIBUTED" not in os.environ:
-            logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
+            for name in ["distributed", *logging.root.manager.loggerDict]:  # dask's config sets some children's levels
+                if name.partition(".")[0] == "distributed":
+                    logging.getLogger(name).setLevel(logging.CRITICAL + 1)
         self.address = address
         self.timeout = timeout
         cannot = f"cannot reach the Dask scheduler at {address}"
@@ -195,4 +197,4 @@ class Cluster:
                 f"{failed}: no result in {self.timeout:g} s (no worker left? see --dask-timeout)"
             ) from None
         except (OSError, CancelledError, KilledWorker) as error:
-            raise ClusterError(f"{failed}: {type(error).__name__}: {error}") from None
+            raise ClusterError(f"{failed}: {type(error).__name__}: {' '.join(str(error).split())}") from None
