@@ -563,3 +563,15 @@ def test_the_legend_breaks_between_entries_never_inside_one() -> None:
 def test_the_players_table_heads_the_carrots_as_the_viewer_does(bkref) -> None:
     header = next(line for line in bkref("replay", THREE).stdout.splitlines() if line.lstrip().startswith("player"))
     assert header.split()[-1] == "carrots" and "harvests" not in header
+
+
+def test_as_a_player_the_others_picks_do_not_tell_who_picked_in_which_order(bkref) -> None:
+    # 3p, turn 1: ann picks (event 3), then bob (4), then cid last (5). The seen log gives the
+    # picks together in seat order (I3), so as bob the narration names no other picker.
+    lines = [bkref("replay", THREE, "--to", str(k), "--as", "bob").stdout.splitlines()[2] for k in (3, 4, 5)]
+    assert lines == [
+        "another player picks for turn 1: keeps 2 cards, face down until every player has picked",
+        "bob picks for turn 1: keeps city2 and provisions, face down until every player has picked",
+        "another player picks last for turn 1: every pick is revealed and played",
+    ]
+    assert bkref("replay", THREE, "--to", "5").stdout.splitlines()[2].startswith("cid picks last for turn 1")

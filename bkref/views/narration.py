@@ -131,6 +131,8 @@ def _pick_lines(step: Step, before: State, seen_by: str | None) -> list[str]:
     """
     event = step.event
     assert isinstance(event, Pick)
+    # who picked, and so the order of the picks, is another's secret until the turn's last pick (I3)
+    picker = event.player if seen_by in (None, event.player) else "another player"
     lines: list[str] = []
     picks = before.picks
     if event.turn > before.turn:
@@ -146,11 +148,11 @@ def _pick_lines(step: Step, before: State, seen_by: str | None) -> list[str]:
         hidden = "keeps 1 card and discards 1" if KEEP[len(before.players)] == 1 else "keeps 2 cards"
         if seen_by == event.player:  # a player knows their own pick
             hidden = f"keeps {joined(event.keep)}" + (f" and discards {joined(event.discard)}" if event.discard else "")
-        face_down = f"{event.player} picks for turn {event.turn}: {hidden}, face down until every player has picked"
+        face_down = f"{picker} picks for turn {event.turn}: {hidden}, face down until every player has picked"
         return [*lines, face_down]
     own_problem = any(d.line == step.line for d in step.diagnostics)
     revealed = _revealed({**picks, event.player: None if own_problem else event}, before, seen_by)
-    return [*lines, f"{event.player} picks last for turn {event.turn}: every pick is revealed and played", *revealed]
+    return [*lines, f"{picker} picks last for turn {event.turn}: every pick is revealed and played", *revealed]
 
 
 def describe(step: Step, before: State, seen_by: str | None = None) -> list[str]:
