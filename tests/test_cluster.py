@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -143,6 +143,14 @@ def test_a_cluster_with_no_worker_left_is_a_bounded_wait() -> None:
     )
 
 
+def _wait_for(condition: Callable[[], bool], what: str) -> None:
+    """Until ``condition`` holds; at most 60 s (a bound, not a timing)."""
+    deadline = time.monotonic() + 60
+    while not condition():
+        assert time.monotonic() < deadline, f"no {what} within 60 s"
+        time.sleep(0.1)
+
+
 def test_a_scheduler_killed_during_the_run_is_one_line(tmp_path: Path) -> None:
     """A real scheduler and worker, each its own process; the worker holds the batch it is
     given (``tests/dask_held.py``), and the scheduler is killed (SIGKILL) while bkref waits
@@ -150,42 +158,14 @@ def test_a_scheduler_killed_during_the_run_is_one_line(tmp_path: Path) -> None:
     address_file, held = tmp_path / "scheduler.json", tmp_path / "held"
     dask = [sys.executable, "-m", "dask"]
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    scheduler = subprocess.Popen(
-        [
-            *dask,
-            "scheduler",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-dashboard",
-            "--scheduler-file",
-            str(address_file),
-        ],
-        **quiet,
-    )
-    for _ in range(600):  # the scheduler has written its address (at most 60 s: a bound, not a timing)
-        if address_file.exists() and address_file.read_text().strip().endswith("}"):
-            break
-        time.sleep(0.1)
-    address = json.loads(address_file.read_text())["address"]
-    worker = subprocess.Popen(
-        [
-            *dask,
-            "worker",
-            address,
-            "--nthreads",
-            "1",
-            "--no-nanny",
-            "--no-dashboard",
-            "--preload",
-            "tests/dask_held.py",
-        ],
-        cwd=ROOT,
-        env={**os.environ, "BKREF_TEST_HELD": str(held)},
-        **quiet,
-    )
+    scheduler_args = ["--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file", str(address_file)]
+    processes = [subprocess.Popen([*dask, "scheduler", *scheduler_args], **quiet)]
     try:
+        _wait_for(lambda: address_file.exists() and address_file.read_text().strip().endswith("}"), "scheduler file")
+        address = json.loads(address_file.read_text())["address"]
+        worker_args = ["--nthreads", "1", "--no-nanny", "--no-dashboard", "--preload", "tests/dask_held.py"]
+        env = {**os.environ, "BKREF_TEST_HELD": str(held)}
+        processes.append(subprocess.Popen([*dask, "worker", address, *worker_args], cwd=ROOT, env=env, **quiet))
         run = subprocess.Popen(
             [*BKREF_COMMAND, "standings", str(REPLAYS), "--dask", address, "--dask-timeout", "60"],
             stdout=subprocess.PIPE,
@@ -193,15 +173,12 @@ def test_a_scheduler_killed_during_the_run_is_one_line(tmp_path: Path) -> None:
             text=True,
             cwd=ROOT,
         )
-        for _ in range(600):  # the worker has the first batch (at most 60 s: a bound, not a timing)
-            if held.exists() or run.poll() is not None:
-                break
-            time.sleep(0.1)
-        assert held.exists(), "the worker was never given a batch"
-        scheduler.kill()
+        _wait_for(lambda: held.exists() or run.poll() is not None, "batch on the worker")
+        assert held.exists(), "bkref ended before the worker was given a batch"
+        processes[0].kill()  # the scheduler
         out, err = run.communicate(timeout=50)
     finally:
-        for process in (scheduler, worker):
+        for process in processes:
             process.kill()
             process.wait()
     assert (run.returncode, out) == (2, "")
