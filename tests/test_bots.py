@@ -24,9 +24,11 @@ from bkref.bots.engine import Engine
 from bkref.bots.program import BotFault
 from bkref.bots.protocol import protocol_schema
 from bkref.bots.seats import BotOptions
-from bkref.bots.simulate import simulate, to_jsonl, tournament
+from bkref.bots.simulate import simulate, to_jsonl
+from bkref.bots.tournament import run, simulate_jobs
 from bkref.game import moves
 from bkref.game.engine import State
+from bkref.io.batch import Local
 from bkref.io.referee import check
 from tests.conftest import BKREF_COMMAND, ROOT
 
@@ -209,8 +211,8 @@ def test_a_bot_that_exits_before_its_hello_is_told_so_at_once(folder: Path) -> N
 def test_processes_are_reused_across_games_and_every_message_fits_the_schema(folder: Path) -> None:
     log = folder / "received.jsonl"
     spec = bot(folder, LAST, log=log)
-    logs = list(tournament((2, 1, [spec, spec]), 2, bots=SAFE))
-    assert [name for name, _ in logs] == ["2p-seed-000001.jsonl", "2p-seed-000002.jsonl"]
+    logs = list(run(simulate_jobs(2, 1, [spec, spec], 2), Local(), SAFE))
+    assert [job.name for job, _ in logs] == ["2p-seed-000001.jsonl", "2p-seed-000002.jsonl"]
     received = [json.loads(line) for line in log.read_text().splitlines()]
     assert len({r["pid"] for r in received}) == 2  # one process per seat, for both games
     validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text()))

@@ -201,14 +201,6 @@ def to_jsonl(events: Iterable[Event]) -> str:
     return "".join(msgspec.json.encode(event).decode() + "\n" for event in events)
 
 
-def log_of(game: tuple[int, int, Sequence[str]]) -> str:
-    """The log of ``simulate(players, seed, policies)``, as ``bkref simulate`` writes it.
-
-    One argument, and picklable, so that many games map onto processes.
-    """
-    return to_jsonl(simulate(*game))
-
-
 def game_name(players: int, seed: int) -> str:
     """The file name of one game of ``bkref simulate --games``; sorted names are in seed order.
 
@@ -216,31 +208,6 @@ def game_name(players: int, seed: int) -> str:
     '4p-seed-000042.jsonl'
     """
     return f"{players}p-seed-{seed:06d}.jsonl"
-
-
-def tournament(
-    game: tuple[int, int, Sequence[str]], games: int, jobs: int = 1, bots: BotOptions | None = None
-) -> Iterator[tuple[str, str]]:
-    """``games`` games from ``game``'s seed on, played in ``jobs`` processes: each one's file
-    name (``game_name``) and log (``log_of``), in seed order. With bot programs, the games
-    are played in this process, each program's process reused from one game to the next.
-
-    >>> [name for name, _ in tournament((2, 7, ["random"]), 2)]
-    ['2p-seed-000007.jsonl', '2p-seed-000008.jsonl']
-    """
-    from bkref.io.batch import Local
-
-    players, first, policies = game
-    seeds = range(first, first + games)
-    if any(is_program(spec) for spec in policies):
-        chosen = dict(zip(PLAYER_IDS[:players], list(policies) * players if len(policies) == 1 else policies))
-        with program_seats(chosen, bots or BotOptions()) as seats:
-            for seed in seeds:
-                yield game_name(players, seed), to_jsonl(simulate(players, seed, policies, bots=bots, seats=seats))
-        return
-    logs = Local(jobs).map(log_of, [(players, seed, policies) for seed in seeds])
-    for seed, log in zip(seeds, logs, strict=True):
-        yield game_name(players, seed), log
 
 
 # -- one game ------------------------------------------------------------------------
