@@ -16,6 +16,7 @@ from rich.text import Text
 from bkref.game.words import count
 from bkref.io.diagnostics import printable
 from bkref.io.standings import GameRecord, PlayerStanding, Standings, counts
+from bkref.io.tournament import TournamentRecord
 from bkref.views.terminal import console, emit, listing, table
 
 NUMBERS = frozenset({"Games", "Wins", "Win %", "Fair", "Mean", "Median", "Min", "Max", "Harvest", "Parchments"})
@@ -61,12 +62,12 @@ def spread(s: PlayerStanding, low: int, high: int, width: int = BAR) -> str:
     return "".join(line).rstrip()
 
 
-def _result(record: GameRecord) -> str:
+def result_of(record: GameRecord | TournamentRecord) -> str:
     """A game's result: its status, and its first problem's rule and line with how many more.
 
     >>> from bkref.io.diagnostics import Diagnostic
     >>> first = Diagnostic("g.jsonl", 3, "pick", "D2", "ann keeps J10, which is not in ann's hand")
-    >>> _result(GameRecord("g.jsonl", "illegal", 6, first, ["ann", "bob"], [], []))
+    >>> result_of(GameRecord("g.jsonl", "illegal", 6, first, ["ann", "bob"], [], []))
     'illegal: D2 line 3, 5 more problems'
     """
     problem = record.first_problem
@@ -84,7 +85,7 @@ def _games(standings: Standings) -> Text:
     rows: list[tuple[list[str], str | None]] = []
     for r in standings.games:
         style = None if counts(r, standings.include_illegal) else "dim"
-        left = [printable(os.path.relpath(r.file, folder) if folder else r.file), f"  {_result(r)}"]
+        left = [printable(os.path.relpath(r.file, folder) if folder else r.file), f"  {result_of(r)}"]
         left += [""] * (len(r.seats) - len(left))
         cells = [
             [
