@@ -16,7 +16,7 @@ from rich.text import Text
 from bkref.game.words import count
 from bkref.io.diagnostics import printable
 from bkref.io.standings import GameRecord, PlayerStanding, Standings, counts
-from bkref.io.tournament import TournamentRecord
+from bkref.io.tournament import TournamentRecord, TournamentStandings
 from bkref.views.terminal import console, emit, listing, table
 
 NUMBERS = frozenset({"Games", "Wins", "Win %", "Fair", "Mean", "Median", "Min", "Max", "Harvest", "Parchments"})
@@ -78,10 +78,19 @@ def result_of(record: GameRecord | TournamentRecord) -> str:
     return f"{record.status}: {problem.rule}{where}{more}"
 
 
-def _games(standings: Standings) -> Text:
-    folders = [os.path.dirname(r.file) for r in standings.games]
+def common_folder(files: list[str]) -> str:
+    """The folder that holds all of ``files``, to name them from (empty for one file, or none).
+
+    >>> common_folder(["cup/a.jsonl", "cup/b/c.jsonl"]), common_folder(["a.jsonl", "/cup/b.jsonl"])
+    ('cup', '')
+    """
+    folders = [os.path.dirname(f) for f in files]
     same_kind = len({os.path.isabs(f) for f in folders}) == 1  # a common folder of relative and absolute paths: none
-    folder = os.path.commonpath(folders) if len(folders) > 1 and same_kind else ""
+    return os.path.commonpath(folders) if len(folders) > 1 and same_kind else ""
+
+
+def _games(standings: Standings) -> Text:
+    folder = common_folder([r.file for r in standings.games])
     rows: list[tuple[list[str], str | None]] = []
     for r in standings.games:
         style = None if counts(r, standings.include_illegal) else "dim"
@@ -183,9 +192,9 @@ def _parchments(standings: Standings) -> Table:
     return made
 
 
-def header(standings: Standings) -> str:
+def header(standings: Standings | TournamentStandings, title: str = "Standings") -> str:
     """The first line: how many games were read, counted and left out."""
-    line = f"Standings of {count(len(standings.games), 'game')}: {standings.counted} counted"
+    line = f"{title} of {count(len(standings.games), 'game')}: {standings.counted} counted"
     if standings.left_out:
         reason = "unreadable or unfinished" if standings.include_illegal else "illegal, unreadable or unfinished"
         line += f", {standings.left_out} left out ({reason})"

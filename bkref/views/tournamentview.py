@@ -8,6 +8,7 @@ anywhere else.
 
 from __future__ import annotations
 
+import os
 from typing import Literal, TextIO
 
 from rich.console import Group, RenderableType
@@ -18,7 +19,7 @@ from bkref.game.words import count
 from bkref.io.diagnostics import printable
 from bkref.io.standings import counts, to_json
 from bkref.io.tournament import Difference, Interval, TournamentStandings, to_csv
-from bkref.views.standingsview import result_of
+from bkref.views.standingsview import common_folder, header, result_of
 from bkref.views.terminal import console, emit, table
 
 NUMBERS = frozenset({"Games", "Seats", "Deals", "Wins", "Win share", "Mean score", "Mean margin", "Mu", "Sigma"})
@@ -38,16 +39,6 @@ def interval(found: Interval | None, fmt: str = "+.1f") -> str:
     ('-1.2 to +3.5', '25% to 50%', '—')
     """
     return f"{found.low:{fmt}} to {found.high:{fmt}}" if found else "—"
-
-
-def header(standings: TournamentStandings) -> str:
-    """The first line: the games read, counted and left out, the schedules and the deals."""
-    schedules = ", ".join(standings.schedules)
-    line = f"Tournament standings of {count(len(standings.games), 'game')}: {standings.counted} counted"
-    if standings.left_out:
-        reason = "unreadable or unfinished" if standings.include_illegal else "illegal, unreadable or unfinished"
-        line += f", {standings.left_out} left out ({reason})"
-    return f"{line}; {count(standings.deals, 'deal')}, schedule {schedules}"
 
 
 def titled(title: str, made: Table) -> Group:
@@ -155,18 +146,22 @@ def _ratings(standings: TournamentStandings) -> Group:
 
 
 def _left_out(standings: TournamentStandings) -> Group:
+    folder = common_folder([r.file for r in standings.games])
     made = table("File", "Result")
     for r in standings.games:
         if not counts(r, standings.include_illegal):
-            made.add_row(printable(r.file), result_of(r))
+            made.add_row(printable(os.path.relpath(r.file, folder) if folder else r.file), result_of(r))
     return titled("Games left out", made)
 
 
 def show(standings: TournamentStandings, out: TextIO) -> None:
     """Print ``standings`` as text to ``out``."""
-    parts: list[RenderableType] = [Text(header(standings), style="bold")]
+    about = f"{count(standings.deals, 'deal')}, schedule {', '.join(standings.schedules)}"
+    if standings.candidate is not None:
+        about += f", candidate {printable(standings.candidate)}"
     if standings.ended is not None:
-        parts.append(Text(ENDED[standings.ended]))
+        about += f"\n{ENDED[standings.ended]}"
+    parts: list[RenderableType] = [Text.assemble((header(standings, "Tournament standings"), "bold"), f"\n{about}")]
     if standings.left_out:
         parts.append(_left_out(standings))
     if standings.counted:
