@@ -9,7 +9,7 @@ import typer
 from bkref.cli.app import app, fail, write_output
 
 
-@app.command(short_help="Print a JSON Schema: logs, scores, standings, tournaments, views, seen events.")
+@app.command(short_help="Print a JSON Schema: logs, scores, standings, views, seen events.")
 def schema(
     output: Annotated[
         str,
