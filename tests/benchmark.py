@@ -490,9 +490,9 @@ def bot_figures(folder: Path, games: int, repeat: int) -> None:
     from bkref.bots.seats import BotOptions
     from bkref.bots.tournament import run, simulate_jobs
     from bkref.game import moves
-    from bkref.io.batch import Local
     from bkref.game.engine import State
     from bkref.game.knowledge import view
+    from bkref.io.batch import Local
 
     (folder / "instant.py").write_text(INSTANT_BOT)
     (folder / "echo.py").write_text(ECHO)

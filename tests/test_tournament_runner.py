@@ -145,7 +145,7 @@ def test_existing_files_are_kept_with_resume_replayed_with_force_and_else_refuse
 
 
 def test_a_run_killed_halfway_then_resumed_ends_byte_for_byte_as_an_uninterrupted_one(tmp_path: Path) -> None:
-    args = ["tournament", "--players", 3, "--bot", "g=greedy", "--bot", "r=random", "--deals", 12]
+    args = ["tournament", "--players", "3", "--bot", "g=greedy", "--bot", "r=random", "--deals", "12"]
     whole = subprocess.run([*BKREF_COMMAND, *args, "-o", str(tmp_path / "whole")], capture_output=True, check=True)
     folder = tmp_path / "killed"
     run = subprocess.Popen([*BKREF_COMMAND, *args, "-o", str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -210,8 +210,10 @@ def test_bot_programs_play_a_tournament_their_processes_reused(bkref, tmp_path: 
         (["--bot", "a=random", "--bot", "a=greedy"], "--bot must be a name given once, not 'a'"),
         (["--bot", "a=random", "--schedule", "swiss"], "--schedule must be rotate, candidate or random, not 'swiss'"),
         (["--bot", "a=random", "--candidate", "z"], "--candidate must be one of the bots (a), not 'z'"),
-        (["--bot", "a=random", "--until-confident"], "--until-confident needs --candidate NAME: the run stops on the candidate's paired difference"),
-        (["--bot", "a=random", "--resume", "--force"], "--resume and --force cannot be used together: keep the games written, or play them again"),
+        (["--bot", "a=random", "--until-confident"], "--until-confident needs --candidate NAME: the run stops on "
+         "the candidate's paired difference"),
+        (["--bot", "a=random", "--resume", "--force"], "--resume and --force cannot be used together: keep the games "
+         "written, or play them again"),
     ],
 )  # fmt: skip
 def test_bad_options_are_one_line(bkref, tmp_path: Path, args: list[str], error: str) -> None:

@@ -37,7 +37,7 @@ import contextlib
 import random
 import re
 from collections.abc import Generator, Sequence
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import msgspec
 
@@ -45,10 +45,9 @@ from bkref.bots.errors import OptionError
 from bkref.bots.seats import BotOptions, ProgramSeat, is_program
 from bkref.bots.simulate import PLAYER_IDS, deal_key, game_name, play, shuffled_deck, simulate, to_jsonl
 from bkref.io.batch import Runner
+from bkref.io.tournament import Schedule
 
-Schedule = Literal["rotate", "candidate", "random"]
 SCHEDULES: Final[tuple[Schedule, ...]] = ("rotate", "candidate", "random")
-TOURNAMENT_FORMAT: Final = "bkref-tournament/1"
 NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 """A bot's name: a letter or digit, then up to 39 letters, digits, ``_``, ``.`` or ``-``."""
 
@@ -239,21 +238,3 @@ def run(jobs: Sequence[Job], runner: Runner, bots: BotOptions | None = None) -> 
         for seat in pool.values():
             with contextlib.suppress(Exception):  # one that will not stop must not keep the others running
                 seat.close()
-
-
-class Manifest(msgspec.Struct, frozen=True):
-    """What a tournament is, as ``tournament.json`` in its folder says: the players, the bots
-    (name to policy, in line-up order), the schedule and its candidate, the deals (from
-    ``seed`` on, or the ``decks`` of those logs), whether the run stops once confident, and
-    how it ``ended`` (None while it runs: a folder whose run was stopped says so)."""
-
-    format: str
-    players: int
-    schedule: str
-    bots: dict[str, str]
-    candidate: str | None
-    deals: int
-    seed: int | None
-    decks: list[str] | None
-    until_confident: bool
-    ended: str | None = None

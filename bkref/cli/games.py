@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from enum import StrEnum
 from pathlib import Path
 
@@ -94,7 +94,7 @@ def write_games(
     runner: Runner,
     bots: BotOptions | None,
     existing: Existing,
-) -> Iterator[tuple[Job, bool]]:
+) -> Generator[tuple[Job, bool]]:
     """Play and write ``jobs`` into ``folder`` (made if missing), in order, as the module says;
     yields each job once its file is there, and whether it was kept (``--resume``). Closing
     the generator stops the run: no game after the last one yielded is written.

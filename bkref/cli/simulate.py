@@ -110,7 +110,7 @@ def simulate(
     from bkref.bots.simulate import simulate, to_jsonl
 
     specs = policy or ["random"]
-    signal.signal(signal.SIGTERM, _terminated)  # so that every bot process is stopped on the way out
+    stop_bots_on_sigterm()
     try:
         game = parse_options(players, seed, specs)
         if bot_logs is not None:
@@ -177,9 +177,13 @@ def worded(error: OptionError, players: int) -> str:
     return f"--{error.parameter} must be {error.accepted}, not {error.value!r}"
 
 
-def _terminated(signum: int, frame: object) -> None:
-    """SIGTERM: leave as Ctrl-C does, through every ``finally`` (the bots are stopped)."""
-    raise SystemExit(128 + signum)
+def stop_bots_on_sigterm() -> None:
+    """SIGTERM leaves as Ctrl-C does, through every ``finally``: every bot process is stopped on the way out."""
+
+    def terminated(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, terminated)
 
 
 def deck_of(path: str) -> list[str]:

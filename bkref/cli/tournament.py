@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import signal
 import sys
 from collections import defaultdict
+from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -12,12 +12,20 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from bkref.cli.app import DaskOption, DaskTimeoutOption, app, fail
-from bkref.cli.simulate import _terminated, deck_of, existing, worded
+from bkref.cli.simulate import deck_of, existing, stop_bots_on_sigterm, worded
+from bkref.cli.standings import StandingsFormat
+
+
+class ScheduleChoice(StrEnum):
+    rotate = "rotate"
+    candidate = "candidate"
+    random = "random"
+
 
 if TYPE_CHECKING:
-    from bkref.bots.tournament import Deal, Manifest
+    from bkref.bots.tournament import Deal
     from bkref.cli.games import Existing
-    from bkref.io.tournament import TournamentRecord
+    from bkref.io.tournament import Ended, Manifest, TournamentRecord
 
 
 @app.command(short_help="Play bots against each other on a fair schedule, then rate them.")
@@ -37,14 +45,14 @@ def tournament(
         str, typer.Option("--output", "-o", metavar="DIR", help="The folder for the games' logs.", show_default=False)
     ],
     schedule: Annotated[
-        str,
+        ScheduleChoice,
         typer.Option(
             "--schedule",
             metavar="SCHEDULE",
             help="rotate (each deal once per rotation of the line-up over the seats), candidate (each deal with "
             "--candidate in every seat, plus a control game of the others), or random (seats drawn per deal).",
         ),
-    ] = "rotate",
+    ] = ScheduleChoice.rotate,
     candidate: Annotated[
         str | None,
         typer.Option("--candidate", metavar="NAME", help="The bot whose paired difference the standings give."),
@@ -95,8 +103,9 @@ def tournament(
         ),
     ] = None,
     output_format: Annotated[
-        str, typer.Option("--format", metavar="FORMAT", help="The standings: text, csv or json.")
-    ] = "text",
+        StandingsFormat,
+        typer.Option("--format", metavar="FORMAT", help="The standings: text for people; csv or json for machines."),
+    ] = StandingsFormat.text,
     debug: Annotated[
         bool, typer.Option("--debug", help="When a policy raises, print its traceback before the error line.")
     ] = False,
@@ -110,34 +119,33 @@ def tournament(
     which bots share its game. A run stopped by Ctrl-C, a crash or a lost machine goes on
     with --resume, and the folder ends as an uninterrupted run's, byte for byte.
     """
+    import msgspec
+
     from bkref.bots.errors import OptionError, PolicyError
     from bkref.bots.seats import BotOptions
-    from bkref.bots.tournament import TOURNAMENT_FORMAT, Manifest, parse_bot, schedule as schedule_of, seed_deals
+    from bkref.bots.tournament import parse_bot, seed_deals
+    from bkref.bots.tournament import schedule as schedule_of
     from bkref.cli.app import on_runner
     from bkref.cli.games import make_folder, write_games
     from bkref.io.diagnostics import printable
-    from bkref.io.tournament import TOURNAMENT_FILE, aggregate, confident, difference, tournament_record
+    from bkref.io.tournament import TOURNAMENT_FILE, Manifest, aggregate, confident, difference, tournament_record
     from bkref.views.progress import progress
     from bkref.views.tournamentview import write_report
 
-    import msgspec
-
-    if output_format not in ("text", "csv", "json"):
-        raise fail(f"--format must be text, csv or json, not {output_format!r}")
-    signal.signal(signal.SIGTERM, _terminated)  # so that every bot process is stopped on the way out
+    stop_bots_on_sigterm()
     mode = existing(resume, force)
     try:
         bots = [parse_bot(text) for text in bot]
         if deck is not None and seed != 1:
             raise fail("--seed and --deck cannot be used together: the deals come from seeds or from logs")
         dealt = decks_of(deck, deals) if deck is not None else seed_deals(seed, 100 if deals is None else deals)
-        planned = schedule_of(schedule, players, bots, dealt, candidate)  # type: ignore[arg-type]
+        planned = schedule_of(schedule.value, players, bots, dealt, candidate)
         if until_confident and candidate is None:
             raise fail("--until-confident needs --candidate NAME: the run stops on the candidate's paired difference")
         manifest = Manifest(
-            TOURNAMENT_FORMAT,
+            "bkref-tournament/1",
             players,
-            schedule,
+            schedule.value,
             {b.name: b.policy for b in bots},
             candidate,
             len(dealt),
@@ -155,7 +163,7 @@ def tournament(
         per_deal = len(planned) // len(dealt)
         options = BotOptions(ms=move_time, max_faults=max_faults, logs=bot_logs)
         records: list[TournamentRecord] = []
-        ended = "deals"
+        ended: Ended = "deals"
         with on_runner(jobs, dask, dask_timeout) as run, progress(len(planned), "tournament", noted=True) as advance:
             games = write_games(planned, folder, run, options, mode)
             for job, _ in games:
@@ -172,7 +180,7 @@ def tournament(
         if debug and error.traceback:
             sys.stderr.writelines(printable(line) + "\n" for line in error.traceback.splitlines())
         raise fail(str(error)) from None
-    write_report(aggregate(records, ended), output_format, sys.stdout)  # type: ignore[arg-type]
+    write_report(aggregate(records, ended), output_format.value, sys.stdout)
 
 
 def decks_of(paths: list[str], count: int | None) -> list[Deal]:
@@ -195,8 +203,8 @@ def check_manifest(path: Path, manifest: Manifest, mode: Existing) -> None:
     """``fail`` when the folder holds a tournament that this run may not go on with or replace."""
     import msgspec
 
-    from bkref.bots.tournament import Manifest
     from bkref.cli.games import Existing
+    from bkref.io.tournament import Manifest
 
     if not path.exists() and not path.is_symlink():
         return

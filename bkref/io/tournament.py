@@ -313,9 +313,22 @@ def _by_player(pairs: list[tuple[GameRecord, TournamentRecord]], include_illegal
     return aggregate_by_player([g for g, _ in pairs], include_illegal)
 
 
-class _RunFile(msgspec.Struct):
-    """What the standings read of the runner's ``tournament.json``."""
+class Manifest(msgspec.Struct, frozen=True):
+    """What a tournament is, as ``tournament.json`` in its folder says (``bkref tournament``
+    writes it): the players, the bots (name to policy, in line-up order), the schedule and
+    its candidate, the deals (from ``seed`` on, or the ``decks`` of those logs), whether the
+    run stops once confident, and how it ``ended`` (None while it runs: the folder of a run
+    that was stopped says so)."""
 
+    format: Literal["bkref-tournament/1"]
+    players: int
+    schedule: Schedule
+    bots: dict[str, str]
+    candidate: str | None
+    deals: int
+    seed: int | None
+    decks: list[str] | None
+    until_confident: bool
     ended: Ended | None = None
 
 
@@ -330,8 +343,8 @@ def ended_of(folder: Path) -> Ended | None:
     if not path.is_file():
         return None
     try:
-        return msgspec.json.decode(path.read_bytes(), type=_RunFile).ended
-    except (OSError, msgspec.DecodeError) as error:
+        return msgspec.json.decode(path.read_bytes(), type=Manifest).ended
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError) as error:
         raise ValueError(f"{path}: {error}") from None
 
 
