@@ -383,3 +383,13 @@ def test_processes_give_the_same_bytes(bkref, cup: Path) -> None:
         one = bkref("standings", "--format", output, cup)
         two = bkref("standings", "--format", output, "-j", "2", cup)
         assert (two.exit_code, two.stdout) == (one.exit_code, one.stdout)
+
+
+def test_a_bot_name_that_holds_control_characters_is_escaped_in_every_format(bkref, tmp_path: Path) -> None:
+    name = "new\x1b[2J\u202e"
+    folder = candidate_schedule(tmp_path / "cup", 2, 1, {name: "greedy", "old": "random"}, name, "old")
+    for output in ("text", "csv", "json"):
+        printed = bkref("standings", "--format", output, folder).stdout
+        assert "\x1b" not in printed and "\u202e" not in printed
+        assert ("\\u001b[2J\\u202e" if output == "json" else "new\\x1b[2J\\u202e") in printed
+    assert standings_json(bkref, folder)[1].candidate == name

@@ -82,7 +82,13 @@ def t_quantile(p: float, df: int) -> float:
 
     >>> t_quantile(0.5, 3), round(t_quantile(0.975, 1000), 4)
     (0.0, 1.9623)
+    >>> t_quantile(1, 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: a t quantile of p from 0.5 to below 1 with 1 degree of freedom or more, not p 1, 3
     """
+    if not (0.5 <= p < 1 and df >= 1):
+        raise ValueError(f"a t quantile of p from 0.5 to below 1 with 1 degree of freedom or more, not p {p}, {df}")
     tail = 1 - p
     low, high = 0.0, 1.0
     while t_tail(high, df) > tail:
