@@ -57,7 +57,8 @@ def test_the_cluster_gives_the_bytes_of_a_local_run(scheduler: str, command: lis
 
 
 def test_a_tournament_on_the_cluster_writes_the_files_of_a_local_run(scheduler: str, tmp_path: Path) -> None:
-    args = ["tournament", "--players", "3", "--bot", "g=greedy", "--bot", "r=random", "--deals", "3", "--format", "json"]
+    args = ["tournament", "--players", "3", "--bot", "g=greedy", "--bot", "r=random", "--deals", "3"]
+    args += ["--format", "json"]
     local = bkref(*args, "-o", str(tmp_path / "local"))
     clustered = bkref(*args, "-o", str(tmp_path / "cluster"), "--dask", scheduler)
     assert local.returncode == 0, local.stderr

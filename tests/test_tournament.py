@@ -354,8 +354,9 @@ def test_text_standings_of_a_tournament(bkref, cup: Path, snapshot) -> None:
 def test_how_the_run_ended_is_read_from_tournament_json(bkref, tmp_path: Path) -> None:
     folder = candidate_schedule(tmp_path / "cup", 2, 1, {"new": "greedy", "old": "random"}, "new", "old")
     manifest = {
-        "format": "bkref-tournament/1", "players": 2, "schedule": "candidate", "bots": {"new": "greedy", "old": "random"},
-        "candidate": "new", "deals": 1, "seed": 1, "decks": None, "until_confident": True, "ended": "until-confident",
+        "format": "bkref-tournament/1", "players": 2, "schedule": "candidate",
+        "bots": {"new": "greedy", "old": "random"}, "candidate": "new", "deals": 1, "seed": 1, "decks": None,
+        "until_confident": True, "ended": "until-confident",
     }  # fmt: skip
     (folder / "tournament.json").write_text(json.dumps(manifest))
     assert standings_json(bkref, folder)[1].ended == "until-confident"
