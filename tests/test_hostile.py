@@ -188,6 +188,21 @@ TWICE = {
     ),
     "an empty field twice": (b'{"type":"end","copies":{},"copies":{}}', "'copies'", "end"),
     "spaced": (b'{"type":"build","round":1,"player":"ann","card":"C1", "card" :"C2","at":["C1"]}', "'card'", "build"),
+    "a pick with a discard": (
+        b'{"type":"pick","round":1,"turn":1,"player":"ann","keep":["A1"],"discard":["B2"],"discard":["B3"]}',
+        "'discard'",
+        "pick",
+    ),
+    "a discard written null": (
+        b'{"type":"pick","round":1,"turn":1,"player":"ann","keep":["A1"],"discard":null,"turn":1}',
+        "'turn'",
+        "pick",
+    ),
+    "a name with a colon": (
+        b'{"type":"draw","round":1,"turn":1,"player":"a:","cards":[],"cards":[]}',
+        "'cards'",
+        "draw",
+    ),
 }
 
 

@@ -45,22 +45,33 @@ def decode_run(lines: list[bytes], start: int) -> list[Event]:
     line by line. It is for the lines after the game event: the first ones go through the
     reader. The work is in proportion to the run, however many lines follow it.
 
+    The run ends before a line that may give a key twice (``_keys_once``). The quotes are
+    counted in the whole run at once: a line never holds fewer than twice the strings its
+    event needs, so a run that holds no more than twice theirs gives each key once on every
+    line; else each line is looked at in turn.
+
     >>> lines = [b'{"type":"harvest","round":1}\\n', b'{"type":"end"}\\n', b"# a comment\\n", b'{"type":"end"}\\n']
     >>> [type(e).__name__ for e in decode_run(lines, 0)], decode_run(lines, 2), len(decode_run(lines, 3))
     (['Harvest', 'End'], [], 1)
+    >>> len(decode_run([lines[0], b'{"type":"end","copies":{},"copies":{}}\\n', lines[1]], 0))  # up to the key twice
+    1
     """
     events: list[Event] = []
     append = events.append
+    strings = 0
     try:
         for raw in islice(lines, start, None):  # not lines[start:], a copy for every run
             if len(raw) > _CLOSED_DEEP and _deep_or_long(raw):
                 break
             event = decode(raw)
-            if _count(raw, b'"') != 2 * _strings(event, raw):  # a key given twice, maybe (_keys_once)
-                break
+            strings += _strings(event, raw)
             append(event)
     except (msgspec.DecodeError, RecursionError):
         pass  # the events before the line that is not one (or may not be: the reader tells)
+    if _count(b"".join(islice(lines, start, start + len(events))), b'"') != 2 * strings:  # a key twice, maybe
+        for at, raw in enumerate(islice(lines, start, start + len(events))):
+            if not _keys_once(raw, events[at]):
+                return events[:at]
     return events
 
 
