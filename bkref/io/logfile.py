@@ -120,25 +120,36 @@ def _keys_once(raw: bytes, event: Event) -> bool:
     return _count(raw, b'"') == 2 * _strings(event, raw)
 
 
+_PICK: Final = Pick
+_BUILD: Final = Build
+_DRAW: Final = Draw
+_DEAL: Final = Deal
+_HARVEST: Final = Harvest
+_END: Final = End
+_GAME: Final = Game
+"""The event types ``_strings`` tells apart: in the compiled core, a name imported is looked up
+in the module's dictionary at each use, a ``Final`` one is read from where mypyc keeps it."""
+
+
 def _strings(event: Event, raw: bytes) -> int:
     """How many strings (keys included) the line ``raw`` of ``event`` holds when it gives each
     key once and writes no default value but an empty ``trading_posts`` or ``copies``;
     -1 for a game event."""
     # type() is, not isinstance: a miss of isinstance calls the metaclass's __instancecheck__
-    if type(event) is Pick:
+    if type(event) is _PICK:
         n = 7 + len(event.keep)  # type round turn player keep: 5 keys, and "pick" and the player
         return n if event.discard is None else n + 1 + len(event.discard)
-    if type(event) is Build:
+    if type(event) is _BUILD:
         return 8 + len(event.at)  # type round player card at, "build", the player and the card
-    if type(event) is Draw:
+    if type(event) is _DRAW:
         return 7 + len(event.cards)
-    if type(event) is Deal:
+    if type(event) is _DEAL:
         n = 4 + len(event.hands) + sum(len(cards) for cards in event.hands.values())
         reserves = event.reserves
         if reserves is not None:
             n += 1 + len(reserves) + sum(len(cards) for cards in reserves.values())
         return n
-    if type(event) is Harvest:
+    if type(event) is _HARVEST:
         n = 3  # type round, "harvest"
         posts = event.trading_posts
         if posts:
@@ -147,7 +158,7 @@ def _strings(event: Event, raw: bytes) -> int:
             n += _written(raw, b'"trading_posts"', event.expect)
         expect = event.expect
         return n if expect is None else n + 1 + len(expect)
-    if type(event) is End:
+    if type(event) is _END:
         n = 2  # type, "end"
         copies = event.copies
         if copies:
@@ -158,7 +169,7 @@ def _strings(event: Event, raw: bytes) -> int:
             n += _written(raw, b'"copies"', event.expect)
         expect = event.expect
         return n if expect is None else n + 1 + len(expect)
-    if type(event) is Game:
+    if type(event) is _GAME:
         if event.rulings != _DEFAULT_RULINGS:
             return -1  # rare: the reader looks in full
         n = 5 + len(event.players)  # type format players, "game" and the format
