@@ -188,6 +188,21 @@ TWICE = {
     ),
     "an empty field twice": (b'{"type":"end","copies":{},"copies":{}}', "'copies'", "end"),
     "spaced": (b'{"type":"build","round":1,"player":"ann","card":"C1", "card" :"C2","at":["C1"]}', "'card'", "build"),
+    "a pick with a discard": (
+        b'{"type":"pick","round":1,"turn":1,"player":"ann","keep":["A1"],"discard":["B2"],"discard":["B3"]}',
+        "'discard'",
+        "pick",
+    ),
+    "a discard written null": (
+        b'{"type":"pick","round":1,"turn":1,"player":"ann","keep":["A1"],"discard":null,"turn":1}',
+        "'turn'",
+        "pick",
+    ),
+    "a name with a colon": (
+        b'{"type":"draw","round":1,"turn":1,"player":"a:","cards":[],"cards":[]}',
+        "'cards'",
+        "draw",
+    ),
 }
 
 
@@ -350,6 +365,67 @@ def test_simulate_games_leaves_no_partial_game(tmp_path: Path) -> None:
     result = full_disk_run("simulate", "--players", "2", "--seed", "1", "--games", "3", "-o", "games", cwd=tmp_path)
     assert result.returncode == 2 and result.stderr.startswith("bkref: error: cannot write games/2p-seed-000001.jsonl")
     assert list((tmp_path / "games").iterdir()) == []
+
+
+IN_A_FULL_FILESYSTEM = """
+import json, os, subprocess, sys
+from pathlib import Path
+folder, command = sys.argv[1], sys.argv[2:]
+subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", folder], check=True)
+os.chdir(folder)
+os.mkdir("games")
+for old in ("out", "games/2p-seed-000001.jsonl"):
+    Path(old).write_text("the old file\\n")
+filler = os.open("filler", os.O_WRONLY | os.O_CREAT)
+try:
+    while True:
+        os.write(filler, bytes(4096))
+except OSError:  # full
+    os.ftruncate(filler, os.fstat(filler).st_size - 4096)  # room for the start of any output, not all of it
+done = subprocess.run(command, capture_output=True, text=True)
+files = {str(path): path.read_text() for path in sorted(Path().rglob("*")) if path.is_file() and path != Path("filler")}
+print(json.dumps([done.returncode, done.stderr, files]))
+"""
+
+
+def really_full_disk_run(folder: Path, *args: str) -> tuple[int, str, dict[str, str]]:
+    """``bkref ARGS`` in ``folder`` on a filesystem of its own (a 256 KiB tmpfs, in a mount
+    namespace of its own) holding ``out`` and ``games/2p-seed-000001.jsonl`` and full but for
+    4 KiB; its exit status, its standard error and the files left there (but the filler)."""
+    folder.mkdir()
+    probe = subprocess.run(
+        ["unshare", "--mount", "mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", str(folder)],
+        capture_output=True,
+        text=True,
+    )
+    if probe.returncode:  # CI runs as root, where it is allowed
+        pytest.skip(f"mounting a filesystem is not permitted here (root in a mount namespace): {probe.stderr.strip()}")
+    done = subprocess.run(
+        ["unshare", "--mount", sys.executable, "-c", IN_A_FULL_FILESYSTEM, str(folder), *BKREF_COMMAND, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    status, stderr, files = json.loads(done.stdout)
+    return status, stderr, files
+
+
+@pytest.mark.parametrize(
+    ("command", "written"),
+    [
+        (["replay", str(REPLAYS / "2p-ann-bob.jsonl"), "--html", "out"], "out"),
+        (["schema", "-o", "out"], "out"),
+        (["simulate", "--players", "2", "--seed", "1", "--games", "3", "-o", "games"], "games/2p-seed-000001.jsonl"),
+    ],
+    ids=["replay --html", "schema -o", "simulate --games"],
+)
+def test_a_full_filesystem_leaves_the_old_file_whole_and_no_partial_file(
+    tmp_path: Path, command: list[str], written: str
+) -> None:
+    status, stderr, files = really_full_disk_run(tmp_path / "full", *command)
+    assert (status, stderr) == (2, f"bkref: error: cannot write {written}: No space left on device\n")
+    assert files == {"games/2p-seed-000001.jsonl": "the old file\n", "out": "the old file\n"}  # nothing else
 
 
 def test_a_symbolic_link_at_the_target_is_refused_not_followed(bkref, tmp_path: Path) -> None:

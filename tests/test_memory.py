@@ -23,6 +23,7 @@ from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game.engine import State
 from bkref.io.referee import check_item, log_paths, play
 from bkref.io.report import sarif
+from bkref.views.narration import LISTED, earlier_problems
 from bkref.views.navigation import CHECKPOINT, load
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
@@ -85,6 +86,21 @@ def test_a_replay_makes_every_position_as_playing_the_log_did(tmp_path: Path) ->
     for order in orders:
         assert all(value(steps[i].state) == kept[i] for i in order)
     assert value(steps[-1].state) == kept[-1]
+
+
+def test_a_replay_full_of_problems_lists_their_first_lines_and_counts_the_rest(tmp_path: Path) -> None:
+    steps = load(games(tmp_path, 2))  # a problem (T1) on every line of the second game
+    said = [earlier_problems(steps, index) for index in range(len(steps))]
+    first = GAME.count("\n") + 1  # the second game's first line, the event at index ``first - 1``
+    numbers = [str(line) for line in range(first, first + LISTED)]
+    assert said[:first] == [None] * first
+    assert said[first] == f"1 earlier problem in this log, on line {first}"
+    assert said[first + LISTED - 1] == (
+        f"{LISTED} earlier problems in this log, on lines {', '.join(numbers[:-1])} and {numbers[-1]}"
+    )  # all of them
+    more = len(steps) - first - LISTED
+    assert said[-1] == f"{LISTED + more} earlier problems in this log, on lines {', '.join(numbers)} and {more} more"
+    assert max(len(sentence or "") for sentence in said) == len(said[-1]) < 200
 
 
 def whole(output: str, reports: list[list[object]]) -> str:

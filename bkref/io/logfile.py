@@ -45,22 +45,33 @@ def decode_run(lines: list[bytes], start: int) -> list[Event]:
     line by line. It is for the lines after the game event: the first ones go through the
     reader. The work is in proportion to the run, however many lines follow it.
 
+    The run ends before a line that may give a key twice (``_keys_once``). The quotes are
+    counted in the whole run at once: a line never holds fewer than twice the strings its
+    event needs, so a run that holds no more than twice theirs gives each key once on every
+    line; else each line is looked at in turn.
+
     >>> lines = [b'{"type":"harvest","round":1}\\n', b'{"type":"end"}\\n', b"# a comment\\n", b'{"type":"end"}\\n']
     >>> [type(e).__name__ for e in decode_run(lines, 0)], decode_run(lines, 2), len(decode_run(lines, 3))
     (['Harvest', 'End'], [], 1)
+    >>> len(decode_run([lines[0], b'{"type":"end","copies":{},"copies":{}}\\n', lines[1]], 0))  # up to the key twice
+    1
     """
     events: list[Event] = []
     append = events.append
+    strings = 0
     try:
         for raw in islice(lines, start, None):  # not lines[start:], a copy for every run
             if len(raw) > _CLOSED_DEEP and _deep_or_long(raw):
                 break
             event = decode(raw)
-            if _count(raw, b'"') != 2 * _strings(event, raw):  # a key given twice, maybe (_keys_once)
-                break
+            strings += _strings(event, raw)
             append(event)
     except (msgspec.DecodeError, RecursionError):
         pass  # the events before the line that is not one (or may not be: the reader tells)
+    if _count(b"".join(islice(lines, start, start + len(events))), b'"') != 2 * strings:  # a key twice, maybe
+        for at, raw in enumerate(islice(lines, start, start + len(events))):
+            if not _keys_once(raw, events[at]):
+                return events[:at]
     return events
 
 
@@ -109,25 +120,36 @@ def _keys_once(raw: bytes, event: Event) -> bool:
     return _count(raw, b'"') == 2 * _strings(event, raw)
 
 
+_PICK: Final = Pick
+_BUILD: Final = Build
+_DRAW: Final = Draw
+_DEAL: Final = Deal
+_HARVEST: Final = Harvest
+_END: Final = End
+_GAME: Final = Game
+"""The event types ``_strings`` tells apart: in the compiled core, a name imported is looked up
+in the module's dictionary at each use, a ``Final`` one is read from where mypyc keeps it."""
+
+
 def _strings(event: Event, raw: bytes) -> int:
     """How many strings (keys included) the line ``raw`` of ``event`` holds when it gives each
     key once and writes no default value but an empty ``trading_posts`` or ``copies``;
     -1 for a game event."""
     # type() is, not isinstance: a miss of isinstance calls the metaclass's __instancecheck__
-    if type(event) is Pick:
+    if type(event) is _PICK:
         n = 7 + len(event.keep)  # type round turn player keep: 5 keys, and "pick" and the player
         return n if event.discard is None else n + 1 + len(event.discard)
-    if type(event) is Build:
+    if type(event) is _BUILD:
         return 8 + len(event.at)  # type round player card at, "build", the player and the card
-    if type(event) is Draw:
+    if type(event) is _DRAW:
         return 7 + len(event.cards)
-    if type(event) is Deal:
+    if type(event) is _DEAL:
         n = 4 + len(event.hands) + sum(len(cards) for cards in event.hands.values())
         reserves = event.reserves
         if reserves is not None:
             n += 1 + len(reserves) + sum(len(cards) for cards in reserves.values())
         return n
-    if type(event) is Harvest:
+    if type(event) is _HARVEST:
         n = 3  # type round, "harvest"
         posts = event.trading_posts
         if posts:
@@ -136,7 +158,7 @@ def _strings(event: Event, raw: bytes) -> int:
             n += _written(raw, b'"trading_posts"', event.expect)
         expect = event.expect
         return n if expect is None else n + 1 + len(expect)
-    if type(event) is End:
+    if type(event) is _END:
         n = 2  # type, "end"
         copies = event.copies
         if copies:
@@ -147,7 +169,7 @@ def _strings(event: Event, raw: bytes) -> int:
             n += _written(raw, b'"copies"', event.expect)
         expect = event.expect
         return n if expect is None else n + 1 + len(expect)
-    if type(event) is Game:
+    if type(event) is _GAME:
         if event.rulings != _DEFAULT_RULINGS:
             return -1  # rare: the reader looks in full
         n = 5 + len(event.players)  # type format players, "game" and the format

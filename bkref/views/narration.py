@@ -8,6 +8,7 @@ Names from the log are written with their control characters escaped (``printabl
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from bkref.game.catalog import BOARD, CARDS
 from bkref.game.engine import KEEP, State
@@ -220,14 +221,30 @@ def _build_words(event: Build, position: Position) -> str:
     return f"{p} builds {card.id} on {where} (produces {makes})"
 
 
+LISTED: Final = 20
+"""The most lines ``earlier_problems`` lists; it counts the rest."""
+
+
 def earlier_problems(steps: Replay, index: int) -> str | None:
-    """How many problems the log had before event ``index + 1``, and on which lines."""
-    earlier = [d.line for found in steps.diagnostics[:index] for d in found]
-    if not earlier:
+    """How many problems the log had before event ``index + 1``, and on which lines: the first
+    ``LISTED`` of them, then how many more (a log with a problem on each of its thousands of
+    lines would make a sentence longer than any screen, and slow every step).
+
+    >>> from bkref.views.navigation import load
+    >>> game = '{"type":"game","format":"bkref/1","players":["ann","bob"]}'
+    >>> steps = load("\\n".join([game, "not json", game, *["not json"] * 24, game, game]))
+    >>> earlier_problems(steps, 0), earlier_problems(steps, 2)
+    (None, '2 earlier problems in this log, on lines 2 and 3')
+    >>> listed = earlier_problems(steps, 3)
+    >>> listed.startswith("27 earlier problems in this log, on lines 2, 3, 4, 5,"), listed[-21:]
+    (True, '19, 20, 21 and 7 more')
+    """
+    problems, lines = steps.problems_before(index)
+    if not problems:
         return None
-    where = sorted(set(earlier))
-    lines = f"{'line' if len(where) == 1 else 'lines'} {joined([str(n) for n in where])}"
-    return f"{count(len(earlier), 'earlier problem')} in this log, on {lines}"
+    where = [str(n) for n in sorted(lines)[:LISTED]] + ([f"{len(lines) - LISTED} more"] if len(lines) > LISTED else [])
+    on = "line" if len(lines) == 1 else "lines"
+    return f"{count(problems, 'earlier problem')} in this log, on {on} {joined(where)}"
 
 
 def stops_here(steps: Sequence[Step], index: int) -> str | None:

@@ -34,6 +34,7 @@ bkref.views.navigation.NoHarvest: round 2 (the log stops before the deal of roun
 from __future__ import annotations
 
 import gc
+from array import array
 from collections.abc import Iterable, Sequence
 from typing import Final, overload
 
@@ -55,7 +56,8 @@ class Replay(Sequence[Step]):
     few states made last are kept too, so going on or back one event plays at most one
     event or ``CHECKPOINT``. Each step's problems (``diagnostics``), and how many
     harvests the game has had after it (``harvests``), are kept, so that finding a
-    round, a stop or the exit status plays nothing.
+    round, a stop or the exit status plays nothing; and how many problems the events before
+    each step had, and on how many lines, so that ``problems_before`` reads no problem again.
     """
 
     RECENT: Final = 4
@@ -67,9 +69,19 @@ class Replay(Sequence[Step]):
         self.diagnostics: list[list[Diagnostic]] = []
         self.harvests: list[int] = []
         self._kept: list[State] = []  # the states after events 0, CHECKPOINT, 2 * CHECKPOINT...
+        self._problems = array("q")  # the problems of the events before each event
+        self._problem_lines: list[int] = []  # the lines with a problem, each once, as found
+        self._lined = array("q")  # how many of those the events before each event had
+        found: set[int] = set()
         for step in played:  # the live state of ``play``
             if len(self.events) % CHECKPOINT == 0:
                 self._kept.append(step.state.copy())
+            self._problems.append(self._problems[-1] + len(self.diagnostics[-1]) if self.events else 0)
+            self._lined.append(len(self._problem_lines))
+            for d in step.diagnostics:
+                if d.line not in found:
+                    found.add(d.line)
+                    self._problem_lines.append(d.line)
             self.lines.append(step.line)
             self.events.append(step.event)
             self.diagnostics.append(step.diagnostics)
@@ -92,6 +104,13 @@ class Replay(Sequence[Step]):
             raise IndexError(index)
         index %= len(self)
         return Step(self.lines[index], self.events[index], self._state(index), self.diagnostics[index])
+
+    def problems_before(self, index: int) -> tuple[int, list[int]]:
+        """How many problems the events before event ``index`` had, and their lines, each once,
+        in the order they were found: what the replay's screen and printout say of them at each
+        step, without reading thousands of problems again at each step of a log full of them.
+        """
+        return self._problems[index], self._problem_lines[: self._lined[index]]
 
     def _state(self, index: int) -> State:
         state = self._recent.pop(index, None)
