@@ -416,7 +416,10 @@ def really_full_disk_run(folder: Path, *args: str) -> tuple[int, str, dict[str, 
     [
         (["replay", str(REPLAYS / "2p-ann-bob.jsonl"), "--html", "out"], "out"),
         (["schema", "-o", "out"], "out"),
-        (["simulate", "--players", "2", "--seed", "1", "--games", "3", "-o", "games"], "games/2p-seed-000001.jsonl"),
+        (
+            ["simulate", "--players", "2", "--seed", "1", "--games", "3", "-o", "games", "--force"],
+            "games/2p-seed-000001.jsonl",
+        ),
     ],
     ids=["replay --html", "schema -o", "simulate --games"],
 )
