@@ -444,6 +444,20 @@ def test_in_a_mixed_game_python_policies_decide_while_the_programs_think(folder:
     assert legal(folder, events)
 
 
+def test_a_programs_time_and_faults_are_its_own_however_slow_the_python_policies(folder: Path) -> None:
+    """A policy that takes 0.2 s a pick beside a bot: the instant bot's time stays its own, and a
+    bot that replies after its time is late, however long the policy kept bkref busy."""
+    (folder / "slow.py").write_text(
+        "import time\ndef play(view, moves, rng):\n    time.sleep(0.2)\n    return moves[0]\n"
+    )
+    slow = f"{folder / 'slow.py'}:play"
+    instant = simulate(2, 3, [bot(folder, FIRST, "instant.py"), slow], bots=SAFE)
+    assert faults(instant) == [] and instant[0].meta["bots"]["ann"]["ms"] < 1000  # 0.2 s a pick: ~5 s in all
+    late = "import time\ndef choose(m, count):\n    time.sleep(0.15 if m['kind'] == 'pick' else 0)\n    return 0\n"
+    events = simulate(2, 3, [bot(folder, late, "late.py"), slow], bots=BotOptions(ms=50, max_faults=1))
+    assert faults(events) == ["timeout"]
+
+
 def test_in_a_mixed_game_every_seat_places_its_camps_first_in_priority_order(folder: Path) -> None:
     from bkref.game.catalog import CARDS
     from bkref.game.events import Build

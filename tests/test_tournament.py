@@ -1,8 +1,8 @@
 """A tournament's standings by bot (issue 28): the intervals against scipy, the paired
 difference, head to head, the ratings' ties, and ``bkref standings`` of a tournament's folder.
 
-The runner (``bkref tournament``) is not needed: the games here are simulated logs with
-the runner's ``meta.tournament`` put in their game event.
+The games are the runner's (``bkref.bots.tournament``), or simulated logs with the runner's
+``meta.tournament`` put in their game event, for schedules made by hand.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from openskill.models import MODELS, BradleyTerryFull, PlackettLuce
 from scipy import stats
 
 from bkref.bots.simulate import PLAYER_IDS, simulate, to_jsonl
+from bkref.bots.tournament import Bot, run, schedule, seed_deals
+from bkref.io.batch import Local
 from bkref.io.intervals import mean_interval, t_quantile, wilson
 from bkref.io.referee import check
 from bkref.io.schema import tournament_schema
@@ -87,8 +89,13 @@ def candidate_schedule(
 
 @pytest.fixture(scope="module")
 def cup(tmp_path_factory) -> Path:
-    """greedy (the candidate, ``new``) against random (``old``), 2 players, 12 deals: 36 games."""
-    return candidate_schedule(tmp_path_factory.mktemp("cup"), 2, 12, {"new": "greedy", "old": "random"}, "new", "old")
+    """greedy (the candidate, ``new``) against random (``old``), 2 players, 12 deals: 36 games,
+    played by the runner as ``bkref tournament`` plays them (the README's example)."""
+    folder = tmp_path_factory.mktemp("cup")
+    jobs = schedule("candidate", 2, [Bot("new", "greedy"), Bot("old", "random")], seed_deals(1, 12), "new")
+    for job, log in run(jobs, Local()):
+        (folder / job.name).write_text(log)
+    return folder
 
 
 def standings_json(bkref, *args: str | Path) -> tuple[int, TournamentStandings]:

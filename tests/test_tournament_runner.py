@@ -34,14 +34,20 @@ def metas(folder: Path) -> list[dict]:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_rotate_seats_every_bot_in_every_seat_of_every_deal(players: int) -> None:
-    bots = [Bot(name, "random") for name in "abc"[: players - 1]]
-    jobs = schedule("rotate", players, bots, seed_deals(5, 2), None)
-    assert len(jobs) == 2 * players
+@pytest.mark.parametrize("bots", [1, 2, 3])
+def test_rotate_seats_every_bot_in_every_seat_of_every_deal(players: int, bots: int) -> None:
+    names = ["a", "b", "c"][: min(bots, players)]
+    seats = [names[i % len(names)] for i in range(players)]
+    period = next(k for k in range(1, players + 1) if seats[k:] + seats[:k] == seats)  # a, b, a, b: 2
+    jobs = schedule("rotate", players, [Bot(name, "random") for name in names], seed_deals(5, 2), None)
+    assert len(jobs) == 2 * period  # the distinct rotations: no game played twice
     for deal in (1, 2):
-        games = [job.meta["tournament"]["bots"] for job in jobs if job.meta["tournament"]["deal"] == deal]
-        for seat in PLAYER_IDS[:players]:  # every bot of the line-up in every seat, as often as it is in it
-            assert Counter(game[seat] for game in games) == Counter(bots[i % len(bots)].name for i in range(players))
+        games = [
+            tuple(job.meta["tournament"]["bots"].values()) for job in jobs if job.meta["tournament"]["deal"] == deal
+        ]
+        assert len(set(games)) == len(games)
+        for seat in range(players):  # each seat holds the line-up's bots as often as the line-up does
+            assert Counter(game[seat] for game in games) == Counter(seats[:period])
     assert [job.name for job in jobs] == sorted(job.name for job in jobs)
 
 
@@ -64,17 +70,22 @@ def test_random_seats_are_drawn_from_the_deal() -> None:
 
 
 def test_a_seats_choices_do_not_depend_on_the_other_seats_bots() -> None:
-    """Each seat's own stream: ann's random picks are the same whoever plays the others,
-    until what they play changes what she sees (here: her first pick of each turn of round 1
-    depends only on her own hand, which the deal fixes)."""
+    """Each seat's own stream: bob's and cid's first picks are the same whoever plays ann, who
+    picks before them (one shared generator would hand them other draws after greedy's)."""
     deck = shuffled_deck(__import__("random").Random(11))
+
+    def first_picks(events: list) -> list:
+        return [e for e in events if isinstance(e, Pick) and e.player != "ann" and (e.round, e.turn) == (1, 1)]
+
     a = play(dict(zip(PLAYER_IDS, ["random", "random", "random"])), deck, {}, "seed 11")
-    b = play(dict(zip(PLAYER_IDS, ["random", "greedy", "greedy"])), deck, {}, "seed 11")
-    firsts = [e for e in a if isinstance(e, Pick) and e.player == "ann" and e.round == 1 and e.turn == 1]
-    assert firsts == [e for e in b if isinstance(e, Pick) and e.player == "ann" and e.round == 1 and e.turn == 1]
-    again = play(dict(zip(PLAYER_IDS, ["random", "greedy", "greedy"])), deck, {}, "seed 11")
+    b = play(dict(zip(PLAYER_IDS, ["greedy", "random", "random"])), deck, {}, "seed 11")
+    assert [e for e in a if isinstance(e, Pick) and e.player == "ann"] != [
+        e for e in b if isinstance(e, Pick) and e.player == "ann"
+    ]
+    assert first_picks(a) == first_picks(b) and len(first_picks(a)) == 2
+    again = play(dict(zip(PLAYER_IDS, ["greedy", "random", "random"])), deck, {}, "seed 11")
     assert to_jsonl(again) == to_jsonl(b)
-    other_deal = play(dict(zip(PLAYER_IDS, ["random", "greedy", "greedy"])), deck, {}, "seed 12")
+    other_deal = play(dict(zip(PLAYER_IDS, ["greedy", "random", "random"])), deck, {}, "seed 12")
     assert to_jsonl(other_deal) != to_jsonl(b)  # the stream is the deal's
 
 
@@ -99,8 +110,8 @@ def test_the_logs_are_legal_and_say_their_place_in_the_schedule(bkref, tmp_path:
     assert made.exit_code == 0, made.stderr
     assert bkref("validate", "-q", tmp_path).exit_code == 0
     meta = metas(tmp_path)
-    assert [m["tournament"]["game"] for m in meta] == list(range(1, 9))
-    assert [m["seed"] for m in meta] == [1] * 4 + [2] * 4
+    assert [m["tournament"]["game"] for m in meta] == list(range(1, 5))  # g, r, g, r: two rotations a deal
+    assert [m["seed"] for m in meta] == [1, 1, 2, 2]
     assert meta[1]["tournament"]["bots"] == {"ann": "r", "bob": "g", "cid": "r", "dee": "g"}
     assert meta[1]["tournament"]["policies"] == {"r": "random", "g": "greedy"}
     held = json.loads((tmp_path / "tournament.json").read_text())
@@ -144,6 +155,52 @@ def test_existing_files_are_kept_with_resume_replayed_with_force_and_else_refuse
     assert bkref(*args, "--force").exit_code == 0 and files(tmp_path) == before
 
 
+def test_resume_plays_again_a_game_whose_deck_is_not_the_deals_any_more(bkref, tmp_path: Path) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    (decks / "d.jsonl").write_text(to_jsonl(simulate(2, 3)[:1]))
+    args = ["tournament", "--players", 2, "--bot", "a=random", "--deck", decks / "d.jsonl", "-o", tmp_path / "t"]
+    assert bkref(*args).exit_code == 0
+    (decks / "d.jsonl").write_text(to_jsonl(simulate(2, 4)[:1]))  # the same path, another deck
+    resumed = bkref(*args, "--resume")
+    assert resumed.exit_code == 0
+    assert resumed.stderr.count("again: it is another game (its seats or its deck)") == 1
+    assert {
+        json.loads(p.read_text().splitlines()[0])["deck"] == simulate(2, 4)[0].deck
+        for p in (tmp_path / "t").glob("*.jsonl")
+    } == {True}
+
+
+def test_force_refuses_a_folder_holding_another_tournaments_games(bkref, tmp_path: Path) -> None:
+    args = ["tournament", "--players", 2, "--bot", "a=random", "-o", tmp_path]
+    assert bkref(*args, "--deals", 3).exit_code == 0
+    refused = bkref(*args, "--deals", 1, "--force")
+    assert refused.exit_code == 2
+    assert refused.stderr == (
+        f"bkref: error: {tmp_path} holds games that are not this tournament's "
+        "(game-000002-deal-000002-rotation-0.jsonl and 1 more): remove them, or give another folder\n"
+    )
+    assert json.loads((tmp_path / "tournament.json").read_text())["deals"] == 3  # nothing changed
+
+
+def test_a_run_refused_writes_nothing(bkref, tmp_path: Path) -> None:
+    made = bkref("tournament", "--players", 2, "--bot", "a=nosuch.py:play", "-o", tmp_path / "t")
+    assert (made.exit_code, made.stderr) == (2, "bkref: error: policy nosuch.py:play: no such file nosuch.py\n")
+    assert not (tmp_path / "t").exists()
+
+
+def test_a_tournaments_folder_as_decks_deals_each_deck_once(bkref, tmp_path: Path) -> None:
+    two = ["tournament", "--players", 2, "--bot", "a=random", "--bot", "b=random"]
+    assert bkref(*two, "--deals", 3, "-o", tmp_path / "t").exit_code == 0
+    made = bkref(*two, "--deck", tmp_path / "t", "-o", tmp_path / "u")
+    assert made.exit_code == 0, made.stderr
+    meta = metas(tmp_path / "u")
+    assert [m["tournament"]["deal"] for m in meta] == [1, 1, 2, 2, 3, 3]  # 3 decks in 6 logs: 3 deals
+    assert sorted({m["deck"] for m in meta}) == [
+        str(tmp_path / "t" / n) for n in sorted(os.listdir(tmp_path / "t")) if n.endswith("rotation-0.jsonl")
+    ]
+
+
 def test_a_run_killed_halfway_then_resumed_ends_byte_for_byte_as_an_uninterrupted_one(tmp_path: Path) -> None:
     args = ["tournament", "--players", "3", "--bot", "g=greedy", "--bot", "r=random", "--deals", "12"]
     whole = subprocess.run([*BKREF_COMMAND, *args, "-o", str(tmp_path / "whole")], capture_output=True, check=True)
@@ -184,7 +241,7 @@ def test_deals_from_logs_play_their_decks(bkref, tmp_path: Path) -> None:
     made = bkref("tournament", "--players", 2, "--bot", "a=random", "--deck", decks, "-o", tmp_path / "t")
     assert made.exit_code == 0, made.stderr
     meta = metas(tmp_path / "t")
-    assert [m["deck"] for m in meta] == [str(decks / "s3.jsonl")] * 2 + [str(decks / "s4.jsonl")] * 2
+    assert [m["deck"] for m in meta] == [str(decks / "s3.jsonl"), str(decks / "s4.jsonl")]
     first = json.loads(sorted((tmp_path / "t").glob("*.jsonl"))[0].read_text().splitlines()[0])
     assert first["deck"] == simulate(2, 3)[0].deck
 
@@ -214,6 +271,13 @@ def test_bot_programs_play_a_tournament_their_processes_reused(bkref, tmp_path: 
          "the candidate's paired difference"),
         (["--bot", "a=random", "--resume", "--force"], "--resume and --force cannot be used together: keep the games "
          "written, or play them again"),
+        (["--bot", "a=random", "--bot", "b=random", "--bot", "c=random"],
+         "--bot must be given at most 2 times (rotate seats every bot in every game), not 3"),
+        (["--bot", "a=cmd:"], "--policy must be cmd: then a command line, not 'cmd:'"),
+        (["--bot", "a=cmd:\"x"], "--policy must be cmd: then a command line (No closing quotation), not 'cmd:\"x'"),
+        (["--bot", "a=cmd:x\udcff"], "--policy must be text in UTF-8, not 'cmd:x\\udcff'"),
+        (["--bot", "a=random", "--seed", "1", "--deck", "x.jsonl"],
+         "--seed and --deck cannot be used together: the deals come from seeds or from logs"),
     ],
 )  # fmt: skip
 def test_bad_options_are_one_line(bkref, tmp_path: Path, args: list[str], error: str) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import random
 import shlex
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,8 +26,8 @@ from typing import Any
 import msgspec
 
 from bkref.bots.policies import Choice, random_policy
-from bkref.bots.program import Answer, Asking, BotFault, Program, fault, new_decide
-from bkref.bots.protocol import GameStart, Hand, Over, Reveal, Seen, ToBot
+from bkref.bots.program import Answer, BotFault, Program, ask_all, fault, new_decide
+from bkref.bots.protocol import Decide, GameStart, Hand, Over, Reveal, Seen, ToBot
 from bkref.game import moves
 from bkref.game.engine import State
 from bkref.game.events import End, Event, Game
@@ -67,9 +68,11 @@ def bot_seed(player: str) -> int:
 class ProgramSeat:
     """One seat played by a bot program, across the games of a run (see the module)."""
 
-    def __init__(self, spec: str, player: str, options: BotOptions) -> None:
+    def __init__(self, spec: str, player: str, options: BotOptions, label: str = "") -> None:
         self.spec = spec
         self.player = player
+        self.label = label
+        """What names the seat's bot in its standard error's file (a tournament's bot name), if anything."""
         self.options = options
         self.program = Program(command_of(spec))
         self.games = 0
@@ -91,7 +94,8 @@ class ProgramSeat:
         self.program.stray.clear()  # what it wrote after the last game's over is no fault of this one
         self.games += 1
         if self.options.logs is not None:
-            self.program.stderr = Path(self.options.logs) / f"{self.player}-game-{self.games:06d}.log"
+            named = f"{self.player}-{self.label}" if self.label else self.player
+            self.program.stderr = Path(self.options.logs) / f"{named}-game-{self.games:06d}.log"
         self._send(GameStart(self.player, list(state.players), state.rulings, bot_seed(self.player)))
         self.observe(game)
 
@@ -176,7 +180,7 @@ def decide(
     """The choices of program seats for their decisions, asked all at once (``event``: the
     number of the event the decisions lead to, for the faults' record), and the choices of
     ``meanwhile``, the Python policies' decisions of the same step, made while the programs
-    think (their replies are read between them)."""
+    think (``_while_they_think``)."""
     ready = [seat.ready(event) for seat, _, _ in asks]
     live = [
         (i, seat, new_decide(seat.program, kind, options, view(state, seat.player).struct(), seat.options.ms))
@@ -185,12 +189,8 @@ def decide(
     ]
     for _, seat, _ in live:
         seat.started_this_game = True
-    asking = Asking([(seat.program, d) for _, seat, d in live])
-    others = []
-    for policy in meanwhile:
-        others.append(policy())
-        asking.poll()
-    results: dict[int, Answer | BotFault] = dict(zip([i for i, _, _ in live], asking.wait(), strict=True))
+    others, replies = _while_they_think(meanwhile, [(seat.program, d) for _, seat, d in live])
+    results: dict[int, Answer | BotFault] = dict(zip([i for i, _, _ in live], replies, strict=True))
     chosen = []
     for i, (seat, _, options) in enumerate(asks):
         result = results.get(i)
@@ -210,6 +210,34 @@ def decide(
         else:
             chosen.append(seat.fallback(state, options))
     return chosen, others
+
+
+def _while_they_think(
+    meanwhile: Sequence[Callable[[], Choice]], asks: Sequence[tuple[Program, Decide]]
+) -> tuple[list[Choice], list[Answer | BotFault]]:
+    """Each of ``meanwhile``'s choices, and the programs' replies to ``asks``: the programs asked
+    at once, and waited for with their own deadlines (``ask_all``) in this thread, while the
+    Python policies decide in a thread of their own. So a program's time is its own, to within
+    the interpreter's switch interval (5 ms), however long a policy takes; what a policy
+    raises is raised here once the programs have answered (or their time is up)."""
+    if not asks or not meanwhile:
+        return [policy() for policy in meanwhile], ask_all(asks)
+    others: list[Choice] = []
+    raised: list[BaseException] = []
+
+    def think() -> None:
+        try:
+            others.extend(policy() for policy in meanwhile)
+        except BaseException as error:  # the policy's own error (PolicyError), raised in the caller's thread
+            raised.append(error)
+
+    thinking = threading.Thread(target=think, name="bkref python policies", daemon=True)
+    thinking.start()
+    replies = ask_all(asks)
+    thinking.join()
+    if raised:
+        raise raised[0]
+    return others, replies
 
 
 def decision_of(state: State, player: str) -> tuple[str, list[Choice]]:

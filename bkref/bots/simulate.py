@@ -74,13 +74,29 @@ def check_options(players: int, seed: int, policies: Sequence[str]) -> None:
     if len(policies) not in (1, players):
         raise OptionError("policy", len(policies), f"1 or {players} policies (one for every seat, or one per seat)")
     for spec in policies:
-        if is_program(spec):
-            try:
-                command = command_of(spec)
-            except ValueError as error:
-                raise OptionError("policy", spec, f"cmd: then a command line ({error})") from None
-            if not command:
-                raise OptionError("policy", spec, "cmd: then a command line")
+        check_policy(spec)
+
+
+def check_policy(spec: str) -> None:
+    """``OptionError`` when ``spec`` cannot name a policy: text that is not UTF-8 (a log's
+    ``meta`` names it), or ``cmd:`` without a command line (split as a shell splits words).
+
+    >>> check_policy("cmd:")
+    Traceback (most recent call last):
+    ...
+    bkref.bots.errors.OptionError: policy must be cmd: then a command line, not 'cmd:'
+    """
+    try:
+        spec.encode("utf-8")
+    except UnicodeEncodeError:
+        raise OptionError("policy", spec, "text in UTF-8") from None
+    if is_program(spec):
+        try:
+            command = command_of(spec)
+        except ValueError as error:
+            raise OptionError("policy", spec, f"cmd: then a command line ({error})") from None
+        if not command:
+            raise OptionError("policy", spec, "cmd: then a command line")
 
 
 def simulate(
@@ -130,7 +146,7 @@ def simulate(
         return play(chosen, dealt, meta, deal_key(seed if deck is None else None, dealt), rulings, bots, seats)
     if any(is_program(spec) for spec in specs):
         raise OptionError("seat_streams", seat_streams, "True when a seat is a bot program")
-    return _Game(chosen, {}, None, rng).play(dealt, meta, rulings)
+    return _Game(chosen, {}, rng).play(dealt, meta, rulings)
 
 
 def play(
@@ -147,16 +163,16 @@ def play(
     (``seat_stream``, from ``deal``, the seat and its policy): a seat's choices do not
     depend on which other policies share its game. ``meta`` is the game event's.
 
-    >>> a = play({"ann": "random", "bob": "greedy"}, shuffled_deck(random.Random(3)), {}, "seed 3")
+    >>> a = play({"ann": "greedy", "bob": "random"}, shuffled_deck(random.Random(3)), {}, "seed 3")
     >>> b = play({"ann": "random", "bob": "random"}, shuffled_deck(random.Random(3)), {}, "seed 3")
-    >>> a[2] == b[2]  # ann's first pick: her stream is hers, whoever plays bob
-    True
+    >>> a[2] == b[2], a[3] == b[3]  # ann's first picks differ; bob's, after hers, are his own
+    (False, True)
     """
     streams = {p: seat_stream(deal, n, spec) for n, (p, spec) in enumerate(specs.items(), 1)}
     with contextlib.ExitStack() as stack:
         if seats is None:
             seats = stack.enter_context(program_seats(specs, bots or BotOptions()))
-        return _Game(specs, seats, streams, random.Random(0)).play(list(deck), dict(meta), rulings)
+        return _Game(specs, seats, streams).play(list(deck), dict(meta), rulings)
 
 
 def shuffled_deck(rng: random.Random) -> list[str]:
@@ -216,9 +232,9 @@ def game_name(players: int, seed: int) -> str:
 class _Game:
     """One simulated game: the live state, the events so far, each seat's policy or program.
 
-    With ``streams`` (a random stream per seat), each seat decides alone, as BOT-PROTOCOL.md
-    orders the decisions, whether a program or a Python policy plays it. Without, ``rng``
-    serves every policy, and a policy playing several seats decides for them together (the
+    With a random stream per seat (``randomness``, a dict), each seat decides alone, as
+    BOT-PROTOCOL.md orders the decisions, whether a program or a Python policy plays it. With
+    one generator, it serves every policy, and a policy playing several seats decides for them together (the
     order ``bkref simulate`` has always played, which its logs keep).
     """
 
@@ -226,8 +242,7 @@ class _Game:
         self,
         specs: dict[str, str],
         seats: dict[str, ProgramSeat],
-        streams: dict[str, random.Random] | None,
-        rng: random.Random,
+        randomness: dict[str, random.Random] | random.Random,
     ) -> None:
         self.players = list(specs)
         self.specs = specs
@@ -237,14 +252,16 @@ class _Game:
         with contextlib.redirect_stdout(sys.stderr):  # what a policy's module prints as it loads
             loaded = {spec: load(spec) for spec in python}
         self.policy: dict[str, Policy] = {p: loaded[spec] for p, spec in specs.items() if spec in loaded}
+        self.randomness = randomness
+        streams = randomness if isinstance(randomness, dict) else None
         self.streams = streams
+        """Each seat's own random stream; or None, when one generator serves every seat."""
         self.groups = (
             [[p] for p in self.players]
             if streams is not None
             else [[p for p in self.players if specs[p] == spec] for spec in dict.fromkeys(specs.values())]
         )
         """The seats that decide together: each seat alone, or (one stream) the seats of each policy."""
-        self.rng = rng
         self.state = State()
         self.events: list[Event] = []
 
@@ -271,7 +288,7 @@ class _Game:
         spec = self.specs[player]
         where = f"{what} {self.state.where()} (event {len(self.events) + 1})"
         policy = self.policy[player]
-        rng = self.rng if self.streams is None else self.streams[player]
+        rng = self.randomness[player] if isinstance(self.randomness, dict) else self.randomness
         before = msgspec.json.encode(options)
         try:
             with contextlib.redirect_stdout(sys.stderr):

@@ -36,14 +36,25 @@ from __future__ import annotations
 import contextlib
 import random
 import re
+import sys
 from collections.abc import Generator, Sequence
 from typing import Any, Final
 
 import msgspec
 
 from bkref.bots.errors import OptionError
+from bkref.bots.policies import load
 from bkref.bots.seats import BotOptions, ProgramSeat, is_program
-from bkref.bots.simulate import PLAYER_IDS, deal_key, game_name, play, shuffled_deck, simulate, to_jsonl
+from bkref.bots.simulate import (
+    PLAYER_IDS,
+    check_policy,
+    deal_key,
+    game_name,
+    play,
+    shuffled_deck,
+    simulate,
+    to_jsonl,
+)
 from bkref.io.batch import Runner
 from bkref.io.tournament import Schedule
 
@@ -72,6 +83,7 @@ def parse_bot(text: str) -> Bot:
     name, equals, policy = text.partition("=")
     if not equals or not NAME.fullmatch(name) or not policy:
         raise OptionError("bot", text, "NAME=POLICY (a name of letters, digits, _ . -)")
+    check_policy(policy)
     return Bot(name, policy)
 
 
@@ -128,7 +140,15 @@ def lineup(bots: Sequence[str], players: int) -> list[str]:
 
 def check_schedule(kind: str, players: int, bots: Sequence[Bot], candidate: str | None) -> None:
     """``OptionError`` when the schedule cannot be made: its kind, the bots' names (each once),
-    and the candidate (one of the bots, and required by ``candidate``)."""
+    their policies (``bkref.bots.simulate.check_policy``), no more bots than the seats of a game
+    can hold (every bot sits in every game of ``rotate`` and ``random``, every baseline in
+    every game of ``candidate``), and the candidate (one of the bots, required by ``candidate``).
+
+    >>> check_schedule("rotate", 2, [Bot("a", "random"), Bot("b", "random"), Bot("c", "greedy")], None)
+    Traceback (most recent call last):
+    ...
+    bkref.bots.errors.OptionError: bot must be given at most 2 times (rotate seats every bot in every game), not 3
+    """
     if kind not in SCHEDULES:
         raise OptionError("schedule", kind, "rotate, candidate or random")
     if players not in (2, 3, 4):
@@ -136,15 +156,51 @@ def check_schedule(kind: str, players: int, bots: Sequence[Bot], candidate: str 
     names = [bot.name for bot in bots]
     if not names:
         raise OptionError("bot", "", "given at least once, NAME=POLICY")
-    for name in names:
-        if names.count(name) > 1:
-            raise OptionError("bot", name, "a name given once")
+    for bot in bots:
+        if names.count(bot.name) > 1:
+            raise OptionError("bot", bot.name, "a name given once")
+        check_policy(bot.policy)
     if candidate is not None and candidate not in names:
         raise OptionError("candidate", candidate, f"one of the bots ({', '.join(names)})")
     if kind == "candidate" and (candidate is None or len(names) < 2):
         raise OptionError(
             "candidate", candidate, "one of two or more bots: the candidate schedule plays it against the others"
         )
+    seated = len(names) - (kind == "candidate")
+    if seated > players:
+        every = "every baseline" if kind == "candidate" else "every bot"
+        raise OptionError(
+            "bot",
+            len(names),
+            f"given at most {players + (kind == 'candidate')} times ({kind} seats {every} in every game)",
+        )
+
+
+def check_policies(bots: Sequence[Bot]) -> None:
+    """Load each bot's Python policy once: ``PolicyError`` when one cannot be (before any game
+    is played); what its module prints as it loads goes to standard error."""
+    with contextlib.redirect_stdout(sys.stderr):
+        for bot in bots:
+            if not is_program(bot.policy):
+                load(bot.policy)
+
+
+def rotations(seats: list[str]) -> list[list[str]]:
+    """The distinct rotations of a line-up over the seats, in order (a line-up that repeats
+    itself, such as a, b, a, b, has fewer than one a seat: the same game is not played twice).
+
+    >>> rotations(["a", "b", "c"])
+    [['a', 'b', 'c'], ['c', 'a', 'b'], ['b', 'c', 'a']]
+    >>> rotations(["a", "b", "a", "b"])
+    [['a', 'b', 'a', 'b'], ['b', 'a', 'b', 'a']]
+    """
+    found: list[list[str]] = []
+    for k in range(len(seats)):
+        turned = seats[len(seats) - k :] + seats[: len(seats) - k]
+        if turned in found:
+            break
+        found.append(turned)
+    return found
 
 
 def schedule(
@@ -157,8 +213,7 @@ def schedule(
     games: list[tuple[Deal, str, int | None, list[str]]] = []
     for deal in deals:
         if kind == "rotate":
-            seats = lineup(names, players)
-            games += [(deal, "rotation", k, seats[-k:] + seats[:-k] if k else seats) for k in range(players)]
+            games += [(deal, "rotation", k, turned) for k, turned in enumerate(rotations(lineup(names, players)))]
         elif kind == "candidate":
             control = lineup([name for name in names if name != candidate], players)
             assert candidate is not None
@@ -218,21 +273,23 @@ def _played(job: Job, bots: BotOptions | None, seats: dict[str, ProgramSeat] | N
 def run(jobs: Sequence[Job], runner: Runner, bots: BotOptions | None = None) -> Generator[tuple[Job, str]]:
     """Each job and its game's log, in order. Games without bot programs are played by
     ``runner`` (this process, processes or a cluster: the same logs); with bot programs, in
-    this process, each program's process (one per seat and program) reused from one game to
+    this process, each program's process (one per seat and bot) reused from one game to
     the next, and all of them stopped when the run ends, however it ends."""
     if not any(is_program(spec) for job in jobs for spec in job.policies):
         yield from zip(jobs, runner.map(log_of_job, jobs))
         return
     options = bots or BotOptions()
-    pool: dict[tuple[str, str], ProgramSeat] = {}
+    pool: dict[tuple[str, str, str], ProgramSeat] = {}
     try:
         for job in jobs:
             seats = {}
+            names = job.meta.get("tournament", {}).get("bots", {})
             for player, spec in job.seats.items():
                 if is_program(spec):
-                    if (player, spec) not in pool:
-                        pool[player, spec] = ProgramSeat(spec, player, options)
-                    seats[player] = pool[player, spec]
+                    key = (player, names.get(player, ""), spec)
+                    if key not in pool:
+                        pool[key] = ProgramSeat(spec, player, options, key[1])
+                    seats[player] = pool[key]
             yield job, to_jsonl(_played(job, options, seats))
     finally:
         for seat in pool.values():

@@ -132,6 +132,35 @@ DaskTimeoutOption = Annotated[
 ]
 
 
+MoveTimeOption = Annotated[
+    int,
+    typer.Option("--move-time", metavar="MS", min=1, help="The milliseconds a bot program has for each decision."),
+]
+
+MaxFaultsOption = Annotated[
+    int,
+    typer.Option(
+        "--max-faults",
+        metavar="N",
+        min=1,
+        help="After N faults of a bot program in one game, the bundled random plays its seat to the end.",
+    ),
+]
+
+BotLogsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--bot-logs",
+        metavar="DIR",
+        help="Keep each bot program's standard error: a file per seat, bot and process (see the README).",
+    ),
+]
+
+DebugOption = Annotated[
+    bool, typer.Option("--debug", help="When a policy raises, print its traceback before the error line.")
+]
+
+
 ToOption = Annotated[
     str | None, typer.Option("--to", metavar="N", help="The position after event N (events count from 1).")
 ]

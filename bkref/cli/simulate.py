@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bkref.cli.app import app, fail, write_output
+from bkref.cli.app import BotLogsOption, DebugOption, MaxFaultsOption, MoveTimeOption, app, fail, write_output
 from bkref.io.diagnostics import printable
 
 if TYPE_CHECKING:
@@ -57,29 +57,10 @@ def simulate(
         int,
         typer.Option("--jobs", "-j", min=1, metavar="N", help="With --games, play in this many processes; same files."),
     ] = 1,
-    debug: Annotated[
-        bool,
-        typer.Option("--debug", help="When a policy raises, print its traceback before the error line."),
-    ] = False,
-    move_time: Annotated[
-        int,
-        typer.Option("--move-time", metavar="MS", min=1, help="The milliseconds a bot program has for each decision."),
-    ] = 5000,
-    max_faults: Annotated[
-        int,
-        typer.Option(
-            "--max-faults",
-            metavar="N",
-            min=1,
-            help="After N faults of a bot program in one game, the bundled random plays its seat to the end.",
-        ),
-    ] = 3,
-    bot_logs: Annotated[
-        str | None,
-        typer.Option(
-            "--bot-logs", metavar="DIR", help="Keep each bot program's standard error, a file per seat and game."
-        ),
-    ] = None,
+    debug: DebugOption = False,
+    move_time: MoveTimeOption = 5000,
+    max_faults: MaxFaultsOption = 3,
+    bot_logs: BotLogsOption = None,
     deck: Annotated[
         str | None,
         typer.Option("--deck", metavar="LOG", help="Deal the deck of LOG's game event instead of a shuffled one."),
@@ -130,7 +111,7 @@ def simulate(
             raise fail("--deck deals one game: it is not for --games")
         if output == "-":
             raise fail("--games writes one file per game: give the folder with -o DIR")
-        write_games(game, games, Path(output), jobs, bots, existing(resume, force))
+        simulate_games(game, games, Path(output), jobs, bots, existing(resume, force))
     except OptionError as error:  # --players is a whole number by then
         raise fail(worded(error, int(players or 0))) from None
     except PolicyError as error:
@@ -218,20 +199,20 @@ def existing(resume: bool, force: bool) -> Existing:
     return Existing.resume if resume else Existing.force if force else Existing.refuse
 
 
-def write_games(
+def simulate_games(
     game: tuple[int, int, list[str]], games: int, folder: Path, jobs: int, bots: BotOptions, mode: Existing
 ) -> None:
     """Play ``games`` games from ``game``'s seed on, in ``jobs`` processes, one file each in
     ``folder`` (``bkref.cli.games``: the tournament runner's, for one line-up)."""
     from bkref.bots.tournament import simulate_jobs
-    from bkref.cli.games import write_games as write
+    from bkref.cli.games import write_games
     from bkref.io.batch import Local
     from bkref.views.progress import progress
 
     planned = simulate_jobs(*game, games)
     kept = 0
     with progress(games, "simulate") as advance:
-        for _, was_kept in write(planned, folder, Local(jobs), bots, mode):
+        for _, was_kept in write_games(planned, folder, Local(jobs), bots, mode):
             kept += was_kept
             advance()
     before = f" ({kept} kept from before)" if kept else ""

@@ -11,7 +11,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bkref.cli.app import DaskOption, DaskTimeoutOption, app, fail
+from bkref.cli.app import (
+    BotLogsOption,
+    DaskOption,
+    DaskTimeoutOption,
+    DebugOption,
+    MaxFaultsOption,
+    MoveTimeOption,
+    app,
+    fail,
+)
 from bkref.cli.simulate import deck_of, existing, stop_bots_on_sigterm, worded
 from bkref.cli.standings import StandingsFormat
 
@@ -23,7 +32,7 @@ class ScheduleChoice(StrEnum):
 
 
 if TYPE_CHECKING:
-    from bkref.bots.tournament import Deal
+    from bkref.bots.tournament import Deal, Job
     from bkref.cli.games import Existing
     from bkref.io.tournament import Ended, Manifest, TournamentRecord
 
@@ -61,10 +70,14 @@ def tournament(
         int | None,
         typer.Option("--deals", metavar="K", min=1, help="How many deals (default 100; with --deck, all of them)."),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", metavar="S", min=0, help="The first deal's seed.")] = 1,
+    seed: Annotated[
+        int | None, typer.Option("--seed", metavar="S", min=0, help="The first deal's seed (default 1).")
+    ] = None,
     deck: Annotated[
         list[str] | None,
-        typer.Option("--deck", metavar="LOG|DIR", help="Deal the decks of these logs (a folder: its *.jsonl, sorted)."),
+        typer.Option(
+            "--deck", metavar="LOG|DIR", help="Deal the decks of these logs (a folder: every *.jsonl below it, sorted)."
+        ),
     ] = None,
     until_confident: Annotated[
         bool,
@@ -83,32 +96,14 @@ def tournament(
     ] = 1,
     dask: DaskOption = None,
     dask_timeout: DaskTimeoutOption = 30,
-    move_time: Annotated[
-        int,
-        typer.Option("--move-time", metavar="MS", min=1, help="The milliseconds a bot program has for each decision."),
-    ] = 5000,
-    max_faults: Annotated[
-        int,
-        typer.Option(
-            "--max-faults",
-            metavar="N",
-            min=1,
-            help="After N faults of a bot program in one game, random plays its seat to the end.",
-        ),
-    ] = 3,
-    bot_logs: Annotated[
-        str | None,
-        typer.Option(
-            "--bot-logs", metavar="DIR", help="Keep each bot program's standard error, a file per seat and game."
-        ),
-    ] = None,
+    move_time: MoveTimeOption = 5000,
+    max_faults: MaxFaultsOption = 3,
+    bot_logs: BotLogsOption = None,
     output_format: Annotated[
         StandingsFormat,
         typer.Option("--format", metavar="FORMAT", help="The standings: text for people; csv or json for machines."),
     ] = StandingsFormat.text,
-    debug: Annotated[
-        bool, typer.Option("--debug", help="When a policy raises, print its traceback before the error line.")
-    ] = False,
+    debug: DebugOption = False,
 ) -> None:
     """Play bots against each other on a schedule that cancels the luck of the deal and the
     seat, write each game's log to DIR, then print the standings by bot (as bkref standings
@@ -123,10 +118,10 @@ def tournament(
 
     from bkref.bots.errors import OptionError, PolicyError
     from bkref.bots.seats import BotOptions
-    from bkref.bots.tournament import parse_bot, seed_deals
+    from bkref.bots.tournament import check_policies, parse_bot, seed_deals
     from bkref.bots.tournament import schedule as schedule_of
     from bkref.cli.app import on_runner
-    from bkref.cli.games import make_folder, write_games
+    from bkref.cli.games import make_folder, refuse_existing, write_games
     from bkref.io.diagnostics import printable
     from bkref.io.tournament import TOURNAMENT_FILE, Manifest, aggregate, confident, difference, tournament_record
     from bkref.views.progress import progress
@@ -136,12 +131,14 @@ def tournament(
     mode = existing(resume, force)
     try:
         bots = [parse_bot(text) for text in bot]
-        if deck is not None and seed != 1:
+        if deck is not None and seed is not None:
             raise fail("--seed and --deck cannot be used together: the deals come from seeds or from logs")
-        dealt = decks_of(deck, deals) if deck is not None else seed_deals(seed, 100 if deals is None else deals)
+        first = 1 if seed is None else seed
+        dealt = decks_of(deck, deals) if deck is not None else seed_deals(first, 100 if deals is None else deals)
         planned = schedule_of(schedule.value, players, bots, dealt, candidate)
         if until_confident and candidate is None:
             raise fail("--until-confident needs --candidate NAME: the run stops on the candidate's paired difference")
+        check_policies(bots)  # before any file is written
         manifest = Manifest(
             "bkref-tournament/1",
             players,
@@ -149,16 +146,18 @@ def tournament(
             {b.name: b.policy for b in bots},
             candidate,
             len(dealt),
-            None if deck is not None else seed,
+            None if deck is not None else first,
             None if deck is None else [d.source or "" for d in dealt],
             until_confident,
         )
         folder = Path(output)
         make_folder(folder)
-        if bot_logs is not None:
-            make_folder(Path(bot_logs))
         held = folder / TOURNAMENT_FILE
         check_manifest(held, manifest, mode)
+        refuse_existing(folder, [job.name for job in planned], mode)
+        refuse_others(folder, planned)
+        if bot_logs is not None:
+            make_folder(Path(bot_logs))
         write_manifest(held, manifest)
         per_deal = len(planned) // len(dealt)
         options = BotOptions(ms=move_time, max_faults=max_faults, logs=bot_logs)
@@ -184,7 +183,8 @@ def tournament(
 
 
 def decks_of(paths: list[str], count: int | None) -> list[Deal]:
-    """The deals of ``--deck``: each log's deck (a folder: its logs, sorted), the first ``count``."""
+    """The deals of ``--deck``: each log's deck (a folder: every log below it, sorted), the first
+    ``count``. A deck that an earlier log already gave is the same deal: it is dealt once."""
     from bkref.bots.tournament import Deal
 
     logs: list[Path] = []
@@ -193,10 +193,30 @@ def decks_of(paths: list[str], count: int | None) -> list[Deal]:
         logs += sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
     if not logs:
         raise fail(f"--deck {' '.join(paths)}: no log (*.jsonl) there")
-    chosen = logs if count is None else logs[:count]
-    if count is not None and count > len(logs):
-        raise fail(f"--deals {count}: --deck gives only {len(logs)} deals")
-    return [Deal(n, deck_of(str(log)), source=str(log)) for n, log in enumerate(chosen, 1)]
+    decks: dict[tuple[str, ...], str] = {}
+    for log in logs:
+        try:
+            str(log).encode("utf-8")
+        except UnicodeEncodeError:
+            raise fail(f"--deck {log}: bkref names a deck's log in the games' meta, in UTF-8: rename it") from None
+        decks.setdefault(tuple(deck_of(str(log))), str(log))
+    if count is not None and count > len(decks):
+        raise fail(f"--deals {count}: --deck gives only {len(decks)} different decks")
+    chosen = list(decks.items())[:count]
+    return [Deal(n, list(cards), source=source) for n, (cards, source) in enumerate(chosen, 1)]
+
+
+def refuse_others(folder: Path, planned: list[Job]) -> None:
+    """``fail`` when ``folder`` holds games of a tournament (by their names) that this one would not
+    write: its standings would count them. Nothing is removed: that is the user's to do."""
+    names = {job.name for job in planned}
+    others = sorted(p.name for p in folder.glob("game-*-deal-*.jsonl") if p.name not in names)
+    if others:
+        more = f" and {len(others) - 1} more" if len(others) > 1 else ""
+        raise fail(
+            f"{folder} holds games that are not this tournament's ({others[0]}{more}): "
+            "remove them, or give another folder"
+        )
 
 
 def check_manifest(path: Path, manifest: Manifest, mode: Existing) -> None:
