@@ -8,6 +8,10 @@
   reading of the squares: random positions.
 - Final scores: the referee's points-only scoring against the explaining one (every
   parchment's sentence), on simulated games under random rulings.
+- Legal moves (``bkref.game.moves``): picks, placements, builds and copy choices against
+  plain versions (every combination of cards kept, every pair of squares, every set of copy
+  choices put to the end's own check), at every decision of seeded games and on random
+  positions and parchments.
 - Reading: the events and problems of a log whose lines are decoded in runs, against the
   line reader's, and a log read in blocks against the same log read as a stream, a line
   at a time, on simulated games damaged at random; and the blocks themselves, read in
@@ -19,19 +23,23 @@ Every property runs a bounded, derandomized number of examples.
 from __future__ import annotations
 
 import io
+import itertools
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bkref.bots.simulate import simulate, to_jsonl
-from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, CORNERS, LUXURY_RESOURCES, SQUARES
+from bkref.game import moves
+from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES, SQUARES
+from bkref.game.ending import copy_choices
 from bkref.game.engine import State
-from bkref.game.events import Harvest, Rulings
-from bkref.game.fiefs import RESOURCES, BitBoard, harvest
+from bkref.game.events import Build, End, Harvest, Pick, Rulings
+from bkref.game.fiefs import RESOURCES, BitBoard, fief_squares, harvest
 from bkref.game.position import Position
 from bkref.game.results import FinalScore
 from bkref.game.scoring import MISSIONS, Holdings, final_score
+from bkref.game.table import KEEP, Table, Violation
 from bkref.io.diagnostics import Diagnostic
 from bkref.io.logfile import Problem, Record, read_lines
 from bkref.io.referee import Report, check, play
@@ -180,6 +188,117 @@ def test_simulated_games_score_the_same_fast_and_explained(
     assert points(state.final) == points(explained)
     state.rulings = rulings  # the same end under other rulings
     assert points(final_score(state, explain=False)) == points(final_score(state))
+
+
+# -- legal moves ------------------------------------------------------------------------
+
+
+def plain_picks(state: Table, player: str) -> list[Pick]:
+    """Every combination of cards kept (and, 2 players, of one other discarded), once each, sorted."""
+    if state.phase != "exploring" or state.pending or player not in state.left or player in state.picks:
+        return []
+    hand = state.hand_now(player)
+    found: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    for kept in itertools.combinations(range(len(hand)), KEEP[state.seats]):
+        keep = tuple(sorted(hand[i] for i in kept))
+        if state.seats == 2:
+            found |= {(keep, (hand[i],)) for i in range(len(hand)) if i not in kept}
+        else:
+            found.add((keep, ()))
+    return [
+        Pick(round=state.round, turn=state.turn, player=player, keep=list(keep), discard=list(discard) or None)
+        for keep, discard in sorted(found)
+    ]
+
+
+def plain_placements(position: Position, player: str, card: str) -> list[list[str]]:
+    """Each square (each pair of squares, sky towers) in board order, as the rules read (C2-C6)."""
+    kind = CARDS[card].kind
+    if kind == "camp":
+        return [[sq] for sq in SQUARES if sq not in position.owner and not position.occupied(sq)]
+    mine = [sq for sq in SQUARES if position.owner.get(sq) == player and not position.occupied(sq)]
+    if kind == "sky_tower":
+        fief = {sq: i for i, group in enumerate(fief_squares(position, player)) for sq in group}
+        return [[a, b] for a, b in itertools.combinations(mine, 2) if fief[a] != fief[b]]
+    need = CARDS[card].requires_terrain
+    return [[sq] for sq in mine if need is None or BOARD[sq].terrain == need]
+
+
+def plain_builds(state: Table) -> list[Build]:
+    found: list[Build] = []
+    for p in state.players if state.phase == "building" else ():
+        for c in sorted(c for c, n in state.supply[p].items() if n > 0):
+            if CARDS[c].kind == "camp" and CARDS[c].priority < state.camp_floor:
+                continue
+            at = plain_placements(state.position, p, c)
+            found += [Build(round=state.round, player=p, card=c, at=squares) for squares in at]
+    return found
+
+
+def plain_ends(state: Table) -> list[End]:
+    """Every combination of each copy card's neighbour's parchments or nothing, kept when the
+    end's own check finds no problem in it."""
+    if state.phase != "ending":
+        return []
+    cards = [(p, card) for p in state.players for card in sorted(COPY_CARDS & set(state.parchments[p]))]
+    choices = [[*sorted(set(state.parchments[state.copies_from(p, card)])), None] for p, card in cards]
+    found = []
+    for combination in itertools.product(*choices):
+        copies: dict[str, dict[str, str | None]] = {}
+        for (p, card), target in zip(cards, combination):
+            copies.setdefault(p, {})[card] = target
+        problems: list[Violation] = []
+        copy_choices(state, copies, problems)
+        if not problems:
+            found.append(End(copies=copies))
+    return found
+
+
+PLACED = sorted(card.id for card in CARDS.values() if card.is_building)
+
+
+def assert_moves_as_plain(state: State) -> None:
+    for p in state.players:
+        assert moves.picks(state, p) == plain_picks(state, p)
+    assert moves.builds(state) == plain_builds(state)
+    assert moves.ends(state) == plain_ends(state)
+
+
+@settings(BOUNDED, max_examples=12)
+@given(st.integers(2, 4), st.integers(0, 10_000), st.sampled_from(["random", "greedy"]))
+def test_the_legal_moves_of_every_decision_are_those_of_the_plain_listing(players: int, seed: int, policy: str) -> None:
+    state = State()
+    for event in simulate(players, seed, policy):
+        assert_moves_as_plain(state)
+        state.play(event)
+    assert_moves_as_plain(state)
+
+
+@settings(BOUNDED, max_examples=200)
+@given(positions())
+def test_placements_on_bitmasks_are_those_of_a_plain_reading(drawn: tuple[Position, tuple[str, ...]]) -> None:
+    position, players = drawn
+    for p in players:
+        for card in PLACED:
+            assert moves.placements(position, p, card) == plain_placements(position, p, card)
+
+
+PARCHMENTS = sorted(card.id for card in CARDS.values() if card.is_parchment)
+
+
+@settings(BOUNDED, max_examples=300)
+@given(
+    st.integers(2, 4),
+    st.lists(st.lists(st.sampled_from([*PARCHMENTS, *COPY_CARDS]), max_size=5), min_size=4, max_size=4),
+    st.sampled_from(["forbidden", "follow"]),
+)
+def test_the_copy_choices_are_those_the_end_accepts(players: int, held: list[list[str]], copy_of_copy: str) -> None:
+    state = State()
+    state.seat(PLAYERS[:players])
+    state.rulings = Rulings(copy_of_copy=copy_of_copy)  # type: ignore[arg-type]
+    state.parchments = dict(zip(PLAYERS, held))
+    state.phase = "ending"
+    assert moves.ends(state) == plain_ends(state)
 
 
 LINES = [b"", b"  ", b"\r", b"# a comment", b'{"type":"end"}', b"x" * 70, b"{"]

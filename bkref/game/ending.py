@@ -94,7 +94,7 @@ def _copy_problem(table: Table, p: str, card: str, chosen: Mapping[str, str | No
     """Why ``p``'s copy card ``card`` cannot copy what ``chosen`` names, or None if it can."""
     neighbour, side = table.copies_from(p, card), COPY_SIDE[card]
     theirs = table.parchments[neighbour]
-    copyable = sorted({c for c in theirs if table.rulings.copy_of_copy == "follow" or c not in COPY_CARDS})
+    copyable = _copyable(table, p, card)
     if card not in chosen:
         return f"{p}'s {card} has no copy choice; name the parchment of {neighbour} (on the {side}) it copies, or null"
     target = chosen[card]
@@ -107,3 +107,24 @@ def _copy_problem(table: Table, p: str, card: str, chosen: Mapping[str, str | No
     if target not in copyable:
         return f"{p}'s {card} copies {target}; a copy card may not copy a copy card (ruling R3 copy_of_copy: forbidden)"
     return None  # it copies what it names
+
+
+def _copyable(table: Table, p: str, card: str) -> list[str]:
+    """The parchments ``p``'s copy card ``card`` may copy, sorted: its neighbour's, copy cards
+    only under R3 ``follow`` (E7)."""
+    follow = table.rulings.copy_of_copy == "follow"
+    return sorted({c for c in table.parchments[table.copies_from(p, card)] if follow or c not in COPY_CARDS})
+
+
+def copy_targets(table: Table, p: str, card: str) -> list[str | None]:
+    """What ``p``'s copy card ``card`` may copy, each on its own (E7): every parchment it may
+    copy, sorted, or nothing (None) when there is none. Under R3 ``follow`` a set of choices
+    is legal only if no chain of copies leads back to itself (``scoring.resolve_copy``).
+
+    >>> table = Table()
+    >>> table.seat(("ann", "bob"))
+    >>> table.parchments = {"ann": ["liberal"], "bob": ["fisher", "socialist", "explorer"]}
+    >>> copy_targets(table, "ann", "liberal"), copy_targets(table, "bob", "socialist")
+    (['explorer', 'fisher'], [None])
+    """
+    return [*_copyable(table, p, card)] or [None]

@@ -217,7 +217,7 @@ def fiefs_of(position: Position, player: str) -> list[Fief]:
 
 def fief_squares(position: Position, player: str) -> list[tuple[str, ...]]:
     """The player's fiefs as square tuples in board order, sorted by first square."""
-    return [names(group) for group, _, _ in _square_groups(position, player)]
+    return [names(group) for group, _, _ in square_groups(position, player)]
 
 
 def connected(position: Position, player: str, a: str, b: str) -> bool:
@@ -230,7 +230,7 @@ def connected(position: Position, player: str, a: str, b: str) -> bool:
     return group & both == both
 
 
-def _square_groups(position: Position, player: str) -> list[Group]:
+def square_groups(position: Position, player: str) -> list[Group]:
     """``player``'s fiefs by their squares only (strength and resources left at 0), by first square."""
     mine = position.owned.get(player, 0)
     return _split(mine, mine, _links(position), _NOTHING, _NOTHING)

@@ -2,7 +2,7 @@
 
 Pure functions of a ``State``; no I/O. What they list is what the engine accepts
 (``State.is_legal`` is the engine itself, and the tests check that the two agree both
-ways; copy choices go through the end's own check, ``ending.copy_choices``). Each list
+ways; copy choices follow the end's own rules, ``ending.copy_targets``). Each list
 comes in a fixed order, so a seeded program that chooses among them plays the same game
 on every run:
 
@@ -46,39 +46,49 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+from collections import Counter
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from bkref.game.building import build as place
 from bkref.game.catalog import BASIC_RESOURCES, BOARD, CARDS, COPY_CARDS, SQUARES
-from bkref.game.ending import copy_choices
+from bkref.game.ending import copy_targets
 from bkref.game.events import Build, Deal, Draw, End, Harvest, Pick
 from bkref.game.exploring import play_card
-from bkref.game.fiefs import fief_squares
+from bkref.game.fiefs import mask, names, square_groups
 from bkref.game.flow import due, start_construction
-from bkref.game.position import Position
-from bkref.game.table import HAND_SIZE, KEEP, Skip, Table, Violation
+from bkref.game.position import SQUARE_BIT, Position
+from bkref.game.scoring import CYCLE, resolve_copy
+from bkref.game.table import HAND_SIZE, KEEP, Skip, Table
 
 Move = Pick | Build | Harvest | End | Deal | Draw
 T = TypeVar("T", bound=Table)
+
+_ALL: Final = mask(SQUARES)
+_PRINTED_CITIES: Final = mask(sq for sq in SQUARES if BOARD[sq].printed_city)
+_TERRAIN: Final = {sq: BOARD[sq].terrain for sq in SQUARES}
 
 
 def picks(state: Table, player: str) -> list[Pick]:
     """Every distinct pick ``player`` may make now (D2, D3); empty when no pick of theirs is due."""
     if state.phase != "exploring" or state.pending or player not in state.left or player in state.picks:
         return []
-    n = state.seats
     hand = state.hand_now(player)
-    found: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
-    for kept in itertools.combinations(range(len(hand)), KEEP[n]):
-        keep = tuple(sorted(hand[i] for i in kept))
-        if n == 2:
-            found |= {(keep, (hand[i],)) for i in range(len(hand)) if i not in kept}
-        else:
-            found.add((keep, ()))
-    return [
-        Pick(round=state.round, turn=state.turn, player=player, keep=list(keep), discard=list(discard) or None)
-        for keep, discard in sorted(found)
+    held = Counter(hand)
+    cards = sorted(held)  # the distinct cards, in the order kept cards are listed
+    r, t = state.round, state.turn
+    if KEEP[state.seats] == 1:  # 2 players: one kept, one other discarded
+        return [
+            Pick(round=r, turn=t, player=player, keep=[keep], discard=[other])
+            for keep in cards
+            for other in cards
+            if other != keep or held[keep] > 1
+        ]
+    return [  # two kept, in sorted order
+        Pick(round=r, turn=t, player=player, keep=[first, second], discard=None)
+        for i, first in enumerate(cards)
+        for second in cards[i:]
+        if second != first or held[first] > 1
     ]
 
 
@@ -87,17 +97,47 @@ def placements(position: Position, player: str, card: str) -> list[list[str]]:
     (C2-C6), in board order: camps on any empty square nobody controls (C6; their order,
     C7, is the construction's), sky towers on two free squares of the player in different
     fiefs (C5), the others on a free square of the player, farms on their terrain (C4)."""
-    owner = position.owner
-    occupied = position.occupied
-    kind = CARDS[card].kind
-    if kind == "camp":
-        return [[sq] for sq in SQUARES if sq not in owner and not occupied(sq)]  # C6
-    mine = [sq for sq in SQUARES if owner.get(sq) == player and not occupied(sq)]
-    if kind == "sky_tower":
-        fief = {sq: i for i, group in enumerate(fief_squares(position, player)) for sq in group}
-        return [[a, b] for a, b in itertools.combinations(mine, 2) if fief[a] != fief[b]]  # C5
-    need = CARDS[card].requires_terrain
-    return [[sq] for sq in mine if need is None or BOARD[sq].terrain == need]  # C2-C4
+    return _Board(position).placements(player, card)
+
+
+class _Board:
+    """What the placements of one position share, read once as bitmasks (``bkref.game.fiefs``):
+    the free squares (no building, printed city included: C3), each player's free squares in
+    board order, and the empty squares nobody controls (C6), each found once when asked for."""
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        held = _PRINTED_CITIES
+        for sq in position.building:
+            held |= SQUARE_BIT[sq]
+        self.free = _ALL & ~held
+        self.mine: dict[str, tuple[str, ...]] = {}
+        self.empty: tuple[str, ...] | None = None
+
+    def placements(self, player: str, card: str) -> list[list[str]]:
+        info = CARDS[card]
+        kind = info.kind
+        owned = self.position.owned
+        if kind == "camp":  # C6
+            if self.empty is None:
+                taken = 0
+                for bits in owned.values():
+                    taken |= bits
+                self.empty = names(self.free & ~taken)
+            return [[sq] for sq in self.empty]
+        mine = self.mine.get(player)
+        if mine is None:
+            mine = self.mine[player] = names(owned.get(player, 0) & self.free)
+        if kind == "sky_tower":  # C5: each free square with every later one of another fief
+            fief = {}
+            for i, (group, _, _) in enumerate(square_groups(self.position, player)):
+                for sq in names(group & self.free):
+                    fief[sq] = i
+            return [[a, b] for n, a in enumerate(mine, 1) for b in mine[n:] if fief[a] != fief[b]]
+        need = info.requires_terrain
+        if need is None:
+            return [[sq] for sq in mine]
+        return [[sq] for sq in mine if _TERRAIN[sq] == need]  # C2-C4
 
 
 def builds(state: Table, player: str | None = None, card: str | None = None) -> list[Build]:
@@ -105,13 +145,14 @@ def builds(state: Table, player: str | None = None, card: str | None = None) -> 
     if state.phase != "building":
         return []
     found: list[Build] = []
+    board = _Board(state.position)
     for p in state.players if player is None else [q for q in state.players if q == player]:
         supply = state.supply[p]
         for c in sorted(c for c, n in supply.items() if n > 0 and (card is None or c == card)):
             info = CARDS[c]
             if info.kind == "camp" and info.priority < state.camp_floor:
                 continue  # C7
-            found += [Build(round=state.round, player=p, card=c, at=at) for at in placements(state.position, p, c)]
+            found += [Build(round=state.round, player=p, card=c, at=at) for at in board.placements(p, c)]
     return found
 
 
@@ -165,22 +206,22 @@ def harvests(state: Table) -> list[Harvest]:
 
 
 def ends(state: Table) -> list[End]:
-    """Every legal set of copy choices (E7, R3): each copy card on each parchment of its neighbour, or nothing."""
+    """Every legal set of copy choices (E7, R3): each copy card on each parchment of its
+    neighbour it may copy (``ending.copy_targets``), and no chain of copies that leads back
+    to itself (R3 ``follow``)."""
     if state.phase != "ending":
         return []
     cards = [(p, card) for p in state.players for card in sorted(COPY_CARDS & set(state.parchments[p]))]
-    choices = []
-    for p, card in cards:
-        choices.append([*sorted(set(state.parchments[state.copies_from(p, card)])), None])
+    choices = [copy_targets(state, p, card) for p, card in cards]
+    follow = state.rulings.copy_of_copy == "follow"
     found = []
     for combination in itertools.product(*choices):
         copies: dict[str, dict[str, str | None]] = {}
         for (p, card), target in zip(cards, combination):
             copies.setdefault(p, {})[card] = target
-        problems: list[Violation] = []
-        copy_choices(state, copies, problems)
-        if not problems:
-            found.append(End(copies=copies))
+        if follow and any(resolve_copy(state, copies, p, card) is CYCLE for p, card in cards):
+            continue  # R3 follow: a chain of copies that leads back to itself
+        found.append(End(copies=copies))
     return found
 
 
