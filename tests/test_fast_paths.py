@@ -12,6 +12,9 @@
   plain versions (every combination of cards kept, every pair of squares, every set of copy
   choices put to the end's own check), at every decision of seeded games and on random
   positions and parchments.
+- What a move adds to ``greedy``'s outlook, from the fiefs it changes alone
+  (``fiefs.Lookahead``), against the outlook of a copy of the board with the move made:
+  every build and claim on random positions and at the decisions of seeded games.
 - Reading: the events and problems of a log whose lines are decoded in runs, against the
   line reader's, and a log read in blocks against the same log read as a stream, a line
   at a time, on simulated games damaged at random; and the blocks themselves, read in
@@ -29,13 +32,14 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bkref.bots.policies import Outlook, built_gain, claimed_gain
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game import moves
 from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES, SQUARES
 from bkref.game.ending import copy_choices
 from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick, Rulings
-from bkref.game.fiefs import RESOURCES, BitBoard, fief_squares, harvest
+from bkref.game.fiefs import RESOURCES, BitBoard, Lookahead, fief_squares, fiefs_of, harvest
 from bkref.game.position import Position
 from bkref.game.results import FinalScore
 from bkref.game.scoring import MISSIONS, Holdings, final_score
@@ -299,6 +303,73 @@ def test_the_copy_choices_are_those_the_end_accepts(players: int, held: list[lis
     state.parchments = dict(zip(PLAYERS, held))
     state.phase = "ending"
     assert moves.ends(state) == plain_ends(state)
+
+
+# -- greedy's look ahead ----------------------------------------------------------------
+
+
+def plain_outlook(position: Position, player: str) -> Outlook:
+    fiefs = fiefs_of(position, player)
+    return sum(f.carrots for f in fiefs), sum(f.strength + f.wealth for f in fiefs)
+
+
+def plain_gain(position: Position, build: Build) -> Outlook:
+    """The outlook of a copy of the board with ``build`` placed, less the outlook now; a
+    trading post at its best declaration."""
+    after = position.copy()
+    for sq in build.at:
+        after.building[sq] = build.card
+    if CARDS[build.card].kind == "sky_tower":
+        after.towers.append((build.at[0], build.at[1]))
+    elif CARDS[build.card].kind == "camp":
+        after.claim(build.at[0], build.player)
+    declared = [None] if build.card != "trading_post" else BASIC_RESOURCES
+    outlooks = []
+    for resource in declared:
+        if resource is not None:
+            after.declared[build.at[0]] = resource
+        outlooks.append(plain_outlook(after, build.player))
+    best, before = max(outlooks), plain_outlook(position, build.player)
+    return best[0] - before[0], best[1] - before[1]
+
+
+def plain_claim(position: Position, player: str, squares: list[str]) -> Outlook:
+    after = position.copy()
+    for sq in squares:
+        if after.building.get(sq, "").startswith("camp"):
+            del after.building[sq]
+        after.claim(sq, player)
+    (a, b), (c, d) = plain_outlook(after, player), plain_outlook(position, player)
+    return a - c, b - d
+
+
+def assert_gains_as_plain(position: Position, players: tuple[str, ...]) -> None:
+    for p in players:
+        ahead = Lookahead(position, p)
+        for card in PLACED:
+            for at in moves.placements(position, p, card):
+                build = Build(round=1, player=p, card=card, at=at)
+                assert built_gain(ahead, card, at) == plain_gain(position, build), build
+        for squares in (["A1"], ["E5", "E6"], ["B3", "J10"], list(SQUARES[::7])):
+            assert claimed_gain(ahead, squares) == plain_claim(position, p, squares)
+
+
+@settings(BOUNDED, max_examples=60)
+@given(positions())
+def test_greedy_gains_from_the_fiefs_a_move_changes_are_those_of_the_board_after_it(
+    drawn: tuple[Position, tuple[str, ...]],
+) -> None:
+    assert_gains_as_plain(*drawn)
+
+
+@settings(BOUNDED, max_examples=6)
+@given(st.integers(2, 4), st.integers(0, 10_000))
+def test_greedy_gains_at_every_construction_of_seeded_games(players: int, seed: int) -> None:
+    state = State()
+    for event in simulate(players, seed, "greedy"):
+        if type(event) is Harvest:  # the construction as it ends: the most buildings on the board
+            assert_gains_as_plain(state.position, state.players)
+        state.play(event)
 
 
 LINES = [b"", b"  ", b"\r", b"# a comment", b'{"type":"end"}', b"x" * 70, b"{"]

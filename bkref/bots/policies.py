@@ -47,7 +47,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -55,7 +55,7 @@ from bkref.bots.errors import OptionError, PolicyError, traceback_of
 from bkref.game.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS
 from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick
-from bkref.game.fiefs import fiefs_of, yield_of
+from bkref.game.fiefs import BitBoard, Group, Lookahead
 from bkref.game.knowledge import View
 from bkref.game.moves import placements
 from bkref.game.position import Position
@@ -119,32 +119,35 @@ BUNDLED: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}
 def outlook(position: Position, player: str) -> Outlook:
     """What ``player`` would harvest in ``position`` now, then the sum of their fiefs' strength
     and wealth. The second figure ranks moves that harvest nothing yet but build towards it."""
-    mine = fiefs_of(position, player)
-    return yield_of(mine), sum(f.strength + f.wealth for f in mine)
+    return _outlook(Lookahead(position, player).groups)
 
 
-def placed(position: Position, build: Build) -> Position:
-    """A copy of ``position`` with ``build`` placed (C3-C6), unchecked: to look ahead on."""
-    after = position.copy()
-    for sq in build.at:
-        after.building[sq] = build.card
-    if CARDS[build.card].kind == "sky_tower":
-        after.towers.append((build.at[0], build.at[1]))
-    elif CARDS[build.card].kind == "camp":
-        after.claim(build.at[0], build.player)
-    return after
+def _outlook(fiefs: Iterable[Group]) -> Outlook:
+    carrots = total = 0
+    for _, strength, made in fiefs:
+        wealth = made.bit_count()
+        carrots += strength * wealth
+        total += strength + wealth
+    return carrots, total
 
 
-def built_outlook(after: Position, build: Build) -> Outlook:
-    """The builder's ``outlook`` after ``build``; a new trading post at its best declaration (H1)."""
-    if build.card != "trading_post":
-        return outlook(after, build.player)
-    outlooks = []
-    for resource in BASIC_RESOURCES:
-        position = after.copy()
-        position.declared[build.at[0]] = resource
-        outlooks.append(outlook(position, build.player))
-    return max(outlooks)
+def _change(before: list[Group], after: list[Group]) -> Outlook:
+    """What the fiefs ``after`` add to the outlook over the fiefs ``before`` they replace."""
+    return _gain(_outlook(after), _outlook(before))
+
+
+def built_gain(ahead: Lookahead, card: str, at: list[str]) -> Outlook:
+    """What placing ``card`` on ``at`` adds to the outlook of ``ahead``'s player (only the fiefs
+    it changes count); a new trading post at its best declaration (H1)."""
+    if card != "trading_post":
+        return _change(*ahead.built(card, at))
+    return max(_change(*ahead.built(card, at, resource)) for resource in BASIC_RESOURCES)
+
+
+def claimed_gain(ahead: Lookahead, squares: Iterable[str]) -> Outlook:
+    """What claiming ``squares`` adds to the outlook of ``ahead``'s player (P1, as the engine
+    plays it: a camp there leaves, and counted nothing)."""
+    return _change(*ahead.claimed(squares))
 
 
 def _gain(after: Outlook, before: Outlook) -> Outlook:
@@ -162,31 +165,22 @@ def _best(rng: random.Random, options: Sequence[T], key: Callable[[T], Any]) -> 
     return rng.choice([option for option, k in zip(options, keys) if k == top])
 
 
-def _building_value(now: Position, player: str, card: str, before: Outlook) -> Outlook:
-    """The most ``card`` would add to ``player``'s outlook if it were placed now (0 if nothing)."""
-    gains = []
-    for at in placements(now, player, card):
-        build = Build(round=0, player=player, card=card, at=at)
-        gains.append(_gain(built_outlook(placed(now, build), build), before))
-    return max([(0, 0), *gains])
+def _building_value(now: Position, ahead: Lookahead, card: str) -> Outlook:
+    """The most ``card`` would add to the outlook of ``ahead``'s player if it were placed now (0 if nothing)."""
+    return max([(0, 0), *(built_gain(ahead, card, at) for at in placements(now, ahead.player, card))])
 
 
 def _greedy_pick(view: View, player: str, options: Sequence[Pick], rng: random.Random) -> Pick:
     now = view.position()
-    before = outlook(now, player)
+    ahead = Lookahead(now, player)
     cards = sorted({c for pick in options for c in pick.keep + (pick.discard or [])})
-    buildings = {c: _building_value(now, player, c, before) for c in cards if CARDS[c].is_building}
+    buildings = {c: _building_value(now, ahead, c) for c in cards if CARDS[c].is_building}
     claims: dict[tuple[str, ...], Outlook] = {}
 
     def value(kept: list[str]) -> Outlook:
         squares = tuple(c for c in kept if CARDS[c].kind == "territory")
         if squares not in claims:
-            claimed = now.copy()
-            for square in squares:  # P1, as the engine plays it: a camp there leaves
-                if claimed.building.get(square, "").startswith("camp"):
-                    del claimed.building[square]
-                claimed.claim(square, player)
-            claims[squares] = _gain(outlook(claimed, player), before)
+            claims[squares] = claimed_gain(ahead, squares)
         total = claims[squares]
         for c in kept:
             total = _plus(total, buildings.get(c, (0, 0)))
@@ -201,13 +195,15 @@ def _greedy_pick(view: View, player: str, options: Sequence[Pick], rng: random.R
 
 def _greedy_build(view: View, options: Sequence[Choice], rng: random.Random) -> Build | None:
     now = view.position()
-    before = {p: outlook(now, p) for p in view.players}
-    moves = [
-        (build, _gain(built_outlook(placed(now, build), build), before[build.player]))
-        for build in options
-        if isinstance(build, Build)
-    ]
-    moves = [(build, gain) for build, gain in moves if gain > (0, 0)]
+    ahead: dict[str, Lookahead] = {}
+    moves = []
+    for build in options:
+        if isinstance(build, Build):
+            p = build.player
+            looking = ahead[p] if p in ahead else ahead.setdefault(p, Lookahead(now, p))
+            gain = built_gain(looking, build.card, build.at)
+            if gain > (0, 0):
+                moves.append((build, gain))
     if not moves:
         return None
     return _best(rng, moves, lambda move: move[1])[0]
@@ -237,9 +233,11 @@ def _greedy_end(view: View, options: Sequence[End], rng: random.Random) -> End:
     public.camps_played = public.camps_placed = {p: camps.count(p) for p in view.players}  # those in sight
     public.harvests = [{p: [Fief((), 0, (), view.carrots(p))] for p in view.players}]  # the four, as one
 
+    board = BitBoard.of(public.position, public.players)  # the same board for every set of choices
+
     def copiers_total(end: End) -> int:
         public.copies = _with_all_copies(public.parchments, end).copies
-        final = final_score(public, explain=False)
+        final = final_score(public, board, explain=False)
         return sum(final.players[p].total for p in end.copies)
 
     return _best(rng, options, copiers_total)

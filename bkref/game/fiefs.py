@@ -203,6 +203,78 @@ class BitBoard:
         return out
 
 
+class Lookahead:
+    """``player``'s fiefs in ``position`` (as bitmasks, ``groups``), and those a change would
+    remake: what looking ahead on a copy of the board would find, without the copy.
+
+    ``built`` and ``claimed`` each return the fiefs that change, as they are now and as
+    they would be (every other fief stays as it is).
+
+    >>> from bkref.game.position import Position
+    >>> p = Position()
+    >>> for sq in ("A2", "A3", "C2"): p.claim(sq, "ann")
+    >>> ahead = Lookahead(p, "ann")
+    >>> [names(squares) for squares, _, _ in ahead.groups]
+    [('A2', 'A3'), ('C2',)]
+    >>> before, after = ahead.built("city2", ["A3"])  # strength 2 more, on the fief of A2 and A3
+    >>> [(names(squares), strength) for squares, strength, _ in before + after]
+    [(('A2', 'A3'), 0), (('A2', 'A3'), 2)]
+    >>> before, after = ahead.claimed(["B2"])  # B2 joins both fiefs into one
+    >>> [names(squares) for squares, _, _ in before], [names(squares) for squares, _, _ in after]
+    ([('A2', 'A3'), ('C2',)], [('A2', 'A3', 'B2', 'C2')])
+    """
+
+    __slots__ = ("board", "fief", "groups", "mine", "player")
+
+    def __init__(self, position: Position, player: str) -> None:
+        self.player = player
+        self.board = board = BitBoard.of(position, (player,))
+        self.mine = board.owned[player]
+        self.groups = board.groups(player)
+        self.fief: dict[int, Group] = {}  # each square of the player (its index) to its fief
+        for group in self.groups:
+            bits = group[0]
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                self.fief[low.bit_length() - 1] = group
+
+    def built(self, card: str, at: list[str], declared: str | None = None) -> tuple[list[Group], list[Group]]:
+        """The fiefs that placing ``card`` on ``at`` changes (C2-C6), before and after: a city
+        adds its strength, a farm its resource (a trading post the resource ``declared``, H1),
+        a sky tower joins two fiefs (C5), a camp claims its square (C6)."""
+        board = self.board
+        kind = CARDS[card].kind
+        if kind == "camp":
+            return self._grown(SQUARE_BIT[at[0]], board.links)
+        if kind == "sky_tower":
+            a, b = BOARD_ORDER[at[0]], BOARD_ORDER[at[1]]
+            links = list(board.links)
+            links[a] |= 1 << b
+            links[b] |= 1 << a
+            return self._grown(0, links, (1 << a) | (1 << b))
+        group = self.fief[BOARD_ORDER[at[0]]]
+        squares, strength, made = group
+        if kind == "city":
+            return [group], [(squares, strength + _STRENGTH[card], made)]
+        product = declared if card == "trading_post" else _MAKES.get(card)
+        return [group], [(squares, strength, made | (1 << RESOURCE_INDEX[product]) if product else made)]
+
+    def claimed(self, squares: Iterable[str]) -> tuple[list[Group], list[Group]]:
+        """The fiefs that claiming ``squares`` changes (P1), before and after."""
+        return self._grown(mask(squares), self.board.links)
+
+    def _grown(self, added: int, links: list[int], seeds: int = 0) -> tuple[list[Group], list[Group]]:
+        """The fiefs with the squares ``added`` and ``seeds`` when the player holds ``added`` too
+        and squares are linked by ``links``, and the fiefs they hold now."""
+        board = self.board
+        after = _split(self.mine | added, added | seeds, links, board.strength, board.resources)
+        covered = 0
+        for squares, _, _ in after:
+            covered |= squares
+        return [group for group in self.groups if group[0] & covered], after
+
+
 def fief_of_group(group: Group) -> Fief:
     """The ``Fief`` of a fief kept as bitmasks."""
     squares, strength, made = group
