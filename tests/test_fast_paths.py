@@ -11,7 +11,10 @@
 - Legal moves (``bkref.game.moves``): picks, placements, builds and copy choices against
   plain versions (every combination of cards kept, every pair of squares, every set of copy
   choices put to the end's own check), at every decision of seeded games and on random
-  positions and parchments.
+  positions and parchments; the counts and the n-th build (``moves.build_counts``,
+  ``moves.nth_build``) against the list, and ``random``'s construction choice made from
+  them (``policies.random_build``) against the policy choosing from the list, with the same
+  seeded generator.
 - What a move adds to ``greedy``'s outlook, from the fiefs it changes alone
   (``fiefs.Lookahead``), against the outlook of a copy of the board with the move made:
   every build and claim on random positions and at the decisions of seeded games.
@@ -27,12 +30,13 @@ from __future__ import annotations
 
 import io
 import itertools
+import random
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bkref.bots.policies import Outlook, built_gain, claimed_gain
+from bkref.bots.policies import Outlook, built_gain, claimed_gain, random_build, random_policy
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game import moves
 from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES, SQUARES
@@ -40,6 +44,7 @@ from bkref.game.ending import copy_choices
 from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick, Rulings
 from bkref.game.fiefs import RESOURCES, BitBoard, Lookahead, fief_squares, fiefs_of, harvest
+from bkref.game.knowledge import view
 from bkref.game.position import Position
 from bkref.game.results import FinalScore
 from bkref.game.scoring import MISSIONS, Holdings, final_score
@@ -276,6 +281,29 @@ def test_the_legal_moves_of_every_decision_are_those_of_the_plain_listing(player
         assert_moves_as_plain(state)
         state.play(event)
     assert_moves_as_plain(state)
+
+
+@settings(BOUNDED, max_examples=10)
+@given(st.integers(2, 4), st.integers(0, 10_000), st.sampled_from(["random", "greedy"]))
+def test_random_chooses_a_build_from_the_counts_as_from_the_list(players: int, seed: int, policy: str) -> None:
+    state = State()
+    for event in simulate(players, seed, policy):
+        if state.phase == "building":
+            listed = moves.builds(state)
+            counts = [
+                (p, c, sum(1 for b in listed if (b.player, b.card) == (p, c)))
+                for p, c in dict.fromkeys((b.player, b.card) for b in listed)
+            ]
+            assert [count for p in state.players for count in moves.build_counts(state, p)] == counts
+            assert [moves.nth_build(state, p, c, i) for p, c, n in counts for i in range(n)] == listed
+            for group in ([state.players[0]], list(state.players)):
+                options = [b for p in group for b in moves.builds(state, p)]
+                for draw in range(5):
+                    chose, chosen = random.Random(draw), random.Random(draw)
+                    expected = random_policy(view(state, group[0]), [*options, None], chose) if options else None
+                    assert random_build(state, group, chosen) == expected
+                    assert chose.random() == chosen.random()  # the same numbers drawn
+        state.play(event)
 
 
 @settings(BOUNDED, max_examples=200)

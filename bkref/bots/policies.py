@@ -37,8 +37,11 @@ seat's policy decides for that seat.
 
 >>> import random
 >>> from bkref.game.events import Build
+>>> from bkref.game.knowledge import view
+>>> state = State()
+>>> state.seat(("ann", "bob"))
 >>> builds = [Build(round=1, player="ann", card="city1", at=[sq]) for sq in ("A1", "A2")]
->>> random_policy(None, [*builds, None], random.Random(1))  # type: ignore[arg-type]
+>>> random_policy(view(state, "ann"), [*builds, None], random.Random(1))
 Build(round=1, player='ann', card='city1', at=['A1'])
 """
 
@@ -57,10 +60,11 @@ from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick
 from bkref.game.fiefs import BitBoard, Group, Lookahead
 from bkref.game.knowledge import View
-from bkref.game.moves import placements
+from bkref.game.moves import build_counts, nth_build, placements
 from bkref.game.position import Position
 from bkref.game.results import Fief
 from bkref.game.scoring import final_score
+from bkref.game.table import Table
 from bkref.io.diagnostics import printable
 
 Choice = Pick | Build | Harvest | End | None
@@ -90,6 +94,22 @@ def random_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Ch
             return None
         return rng.choice(list(groups.values())[which])
     return rng.choice(moves)
+
+
+def random_build(state: Table, players: Sequence[str], rng: random.Random) -> Build | None:
+    """The build ``random_policy`` chooses in construction among every build of ``players``
+    (``moves.builds``), drawing the same numbers from ``rng``, without making the list of
+    builds (``moves.build_counts`` and ``moves.nth_build``): what ``bkref simulate`` plays
+    for its seats. None when it places nothing more, or when no build is left (then
+    nothing is drawn: the policy is not asked)."""
+    groups = [group for p in players for group in build_counts(state, p)]
+    if not groups:
+        return None
+    which = rng.randrange(len(groups) + 1)
+    if which == len(groups):
+        return None
+    player, card, count = groups[which]
+    return nth_build(state, player, card, rng.choice(range(count)))  # the draw of a choice among them
 
 
 def greedy_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Choice:

@@ -38,7 +38,7 @@ from typing import Any, Final
 import msgspec
 
 from bkref.bots.errors import OptionError, PolicyError, SimulationError, traceback_of
-from bkref.bots.policies import BUNDLED, Choice, Policy, load
+from bkref.bots.policies import BUNDLED, Choice, Policy, load, random_build, random_policy
 from bkref.bots.seats import BotOptions, ProgramSeat, command_of, decide, is_program, own_parts
 from bkref.game import moves
 from bkref.game.catalog import CARDS
@@ -287,16 +287,22 @@ class _Game:
                 if group[0] in self.programs:
                     self.program_builds(group[0])
                     continue
-                while options := [build for p in group for build in moves.builds(state, p)]:
-                    build = self.ask(group[0], [*options, None], f"the construction of {', '.join(group)}")
-                    if build is None:
-                        break
+                while (build := self.construction(group)) is not None:
                     self.emit(build)
             self.emit(self.harvest())
             if state.phase == "ending":
                 for seat in self.programs.values():
                     seat.reveal(state)
         self.emit(self.end())
+
+    def construction(self, group: list[str]) -> Choice:
+        """The next build of ``group``'s policy, or None once it places nothing more or no build
+        is left. The bundled ``random`` chooses without the list of builds (``random_build``)."""
+        state = self.state
+        if self.policy[group[0]] is random_policy:
+            return random_build(state, group, self.rng)
+        options = [build for p in group for build in moves.builds(state, p)]
+        return self.ask(group[0], [*options, None], f"the construction of {', '.join(group)}") if options else None
 
     def explore(self) -> None:
         """One turn's picks: the programs asked at once (they think in parallel), then the policies;

@@ -243,16 +243,23 @@ class Lookahead:
         """The fiefs that placing ``card`` on ``at`` changes (C2-C6), before and after: a city
         adds its strength, a farm its resource (a trading post the resource ``declared``, H1),
         a sky tower joins two fiefs (C5), a camp claims its square (C6)."""
-        board = self.board
         kind = CARDS[card].kind
-        if kind == "camp":
-            return self._grown(SQUARE_BIT[at[0]], board.links)
-        if kind == "sky_tower":
-            a, b = BOARD_ORDER[at[0]], BOARD_ORDER[at[1]]
-            links = list(board.links)
-            links[a] |= 1 << b
-            links[b] |= 1 << a
-            return self._grown(0, links, (1 << a) | (1 << b))
+        if kind == "camp":  # its square and the fiefs next to it become one
+            i = BOARD_ORDER[at[0]]
+            board = self.board
+            joined = self._of(board.links[i] & self.mine)
+            squares, strength, made = 1 << i, board.strength[i], board.resources[i]
+            for group in joined:
+                squares |= group[0]
+                strength += group[1]
+                made |= group[2]
+            return joined, [(squares, strength, made)]
+        if kind == "sky_tower":  # its two fiefs become one
+            joined = self._of(SQUARE_BIT[at[0]] | SQUARE_BIT[at[1]])
+            if len(joined) == 1:
+                return joined, joined
+            (a, s, m), (b, t, n) = joined
+            return joined, [(a | b, s + t, m | n)]
         group = self.fief[BOARD_ORDER[at[0]]]
         squares, strength, made = group
         if kind == "city":
@@ -262,17 +269,24 @@ class Lookahead:
 
     def claimed(self, squares: Iterable[str]) -> tuple[list[Group], list[Group]]:
         """The fiefs that claiming ``squares`` changes (P1), before and after."""
-        return self._grown(mask(squares), self.board.links)
-
-    def _grown(self, added: int, links: list[int], seeds: int = 0) -> tuple[list[Group], list[Group]]:
-        """The fiefs with the squares ``added`` and ``seeds`` when the player holds ``added`` too
-        and squares are linked by ``links``, and the fiefs they hold now."""
         board = self.board
-        after = _split(self.mine | added, added | seeds, links, board.strength, board.resources)
+        added = mask(squares)
+        after = _split(self.mine | added, added, board.links, board.strength, board.resources)
         covered = 0
-        for squares, _, _ in after:
-            covered |= squares
+        for group, _, _ in after:
+            covered |= group
         return [group for group in self.groups if group[0] & covered], after
+
+    def _of(self, squares: int) -> list[Group]:
+        """The fiefs that hold any of ``squares`` (the player's), once each."""
+        found: list[Group] = []
+        while squares:
+            low = squares & -squares
+            squares ^= low
+            group = self.fief[low.bit_length() - 1]
+            squares &= ~group[0]
+            found.append(group)
+        return found
 
 
 def fief_of_group(group: Group) -> Fief:

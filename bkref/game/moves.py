@@ -12,7 +12,9 @@ on every run:
 - ``builds(state, player, card)``: every legal build of the construction (C1-C7):
   player in seat order, then card id, then squares in board order (camps: only those
   not below the camps already placed, C7; sky towers: two free squares of the player
-  in different fiefs, C5; farms on their terrain, C4). ``builds_at_construction(state,
+  in different fiefs, C5; farms on their terrain, C4). ``build_counts(state, player)``
+  and ``nth_build(state, player, card, index)``: how many there are of each player and
+  card, and one of them, without making the list (what a program that samples needs). ``builds_at_construction(state,
   player, card)``: the same for one card not yet kept, as if the construction began now,
   each with the state after it (what a player weighs when choosing cards).
   ``placements(position, player, card)``: where a building could go on a board,
@@ -66,7 +68,10 @@ T = TypeVar("T", bound=Table)
 
 _ALL: Final = mask(SQUARES)
 _PRINTED_CITIES: Final = mask(sq for sq in SQUARES if BOARD[sq].printed_city)
-_TERRAIN: Final = {sq: BOARD[sq].terrain for sq in SQUARES}
+_ON_TERRAIN: Final = {
+    t: mask(sq for sq in SQUARES if BOARD[sq].terrain == t) for t in {s.terrain for s in BOARD.values()}
+}
+"""The squares of each terrain (C4)."""
 
 
 def picks(state: Table, player: str) -> list[Pick]:
@@ -100,10 +105,16 @@ def placements(position: Position, player: str, card: str) -> list[list[str]]:
     return _Board(position).placements(player, card)
 
 
+Spots = list[tuple[str | None, Sequence[str]]]
+"""Where a building could go: ``(None, squares)`` for a building on one square; for a sky
+tower, ``(first, seconds)`` for each first square, the second squares that go with it
+(later in board order). Squares in board order."""
+
+
 class _Board:
     """What the placements of one position share, read once as bitmasks (``bkref.game.fiefs``):
-    the free squares (no building, printed city included: C3), each player's free squares in
-    board order, and the empty squares nobody controls (C6), each found once when asked for."""
+    the free squares (no building, printed city included: C3), each player's, and the empty
+    squares nobody controls (C6), each found once when asked for."""
 
     def __init__(self, position: Position) -> None:
         self.position = position
@@ -111,10 +122,11 @@ class _Board:
         for sq in position.building:
             held |= SQUARE_BIT[sq]
         self.free = _ALL & ~held
-        self.mine: dict[str, tuple[str, ...]] = {}
+        self.mine: dict[str, int] = {}
         self.empty: tuple[str, ...] | None = None
 
-    def placements(self, player: str, card: str) -> list[list[str]]:
+    def spots(self, player: str, card: str) -> Spots:
+        """Where ``player`` could place ``card`` (see ``Spots``)."""
         info = CARDS[card]
         kind = info.kind
         owned = self.position.owned
@@ -124,20 +136,45 @@ class _Board:
                 for bits in owned.values():
                     taken |= bits
                 self.empty = names(self.free & ~taken)
-            return [[sq] for sq in self.empty]
+            return [(None, self.empty)]
         mine = self.mine.get(player)
         if mine is None:
-            mine = self.mine[player] = names(owned.get(player, 0) & self.free)
+            mine = self.mine[player] = owned.get(player, 0) & self.free
         if kind == "sky_tower":  # C5: each free square with every later one of another fief
             fief = {}
             for i, (group, _, _) in enumerate(square_groups(self.position, player)):
-                for sq in names(group & self.free):
+                for sq in names(group & mine):
                     fief[sq] = i
-            return [[a, b] for n, a in enumerate(mine, 1) for b in mine[n:] if fief[a] != fief[b]]
+            free = names(mine)
+            return [(a, [b for b in free[n:] if fief[b] != fief[a]]) for n, a in enumerate(free, 1)]
         need = info.requires_terrain
-        if need is None:
-            return [[sq] for sq in mine]
-        return [[sq] for sq in mine if _TERRAIN[sq] == need]  # C2-C4
+        return [(None, names(mine if need is None else mine & _ON_TERRAIN[need]))]  # C2-C4
+
+    def placements(self, player: str, card: str) -> list[list[str]]:
+        return [[b] if a is None else [a, b] for a, seconds in self.spots(player, card) for b in seconds]
+
+    def count(self, player: str, card: str) -> int:
+        return sum(len(seconds) for _, seconds in self.spots(player, card))
+
+    def nth(self, player: str, card: str, index: int) -> list[str]:
+        """``placements(player, card)[index]``, without the others."""
+        for a, seconds in self.spots(player, card):
+            if index < len(seconds):
+                return [seconds[index]] if a is None else [a, seconds[index]]
+            index -= len(seconds)
+        raise IndexError(f"{player} has no placement {index} of {card}")
+
+
+def _building(state: Table, player: str | None, card: str | None) -> list[tuple[str, str]]:
+    """The (player, card) pairs ``builds`` lists the builds of, in its order (C7: no camp below the last placed)."""
+    found = []
+    for p in state.players if player is None else [q for q in state.players if q == player]:
+        supply = state.supply[p]
+        for c in sorted(c for c, n in supply.items() if n > 0 and (card is None or c == card)):
+            info = CARDS[c]
+            if info.kind != "camp" or info.priority >= state.camp_floor:
+                found.append((p, c))
+    return found
 
 
 def builds(state: Table, player: str | None = None, card: str | None = None) -> list[Build]:
@@ -146,14 +183,23 @@ def builds(state: Table, player: str | None = None, card: str | None = None) -> 
         return []
     found: list[Build] = []
     board = _Board(state.position)
-    for p in state.players if player is None else [q for q in state.players if q == player]:
-        supply = state.supply[p]
-        for c in sorted(c for c, n in supply.items() if n > 0 and (card is None or c == card)):
-            info = CARDS[c]
-            if info.kind == "camp" and info.priority < state.camp_floor:
-                continue  # C7
-            found += [Build(round=state.round, player=p, card=c, at=at) for at in board.placements(p, c)]
+    for p, c in _building(state, player, card):
+        found += [Build(round=state.round, player=p, card=c, at=at) for at in board.placements(p, c)]
     return found
+
+
+def build_counts(state: Table, player: str | None = None) -> list[tuple[str, str, int]]:
+    """How many builds ``builds(state, player)`` lists of each player and card, in its order,
+    as (player, card, count), without making them; a card with none is left out."""
+    if state.phase != "building":
+        return []
+    board = _Board(state.position)
+    return [(p, c, n) for p, c in _building(state, player, None) if (n := board.count(p, c))]
+
+
+def nth_build(state: Table, player: str, card: str, index: int) -> Build:
+    """``builds(state, player, card)[index]``, without making the others."""
+    return Build(round=state.round, player=player, card=card, at=_Board(state.position).nth(player, card, index))
 
 
 def builds_at_construction(state: T, player: str, card: str) -> list[tuple[Build, T]]:
