@@ -12,9 +12,9 @@
   plain versions (every combination of cards kept, every pair of squares, every set of copy
   choices put to the end's own check), at every decision of seeded games and on random
   positions and parchments; the counts and the n-th build (``moves.build_counts``,
-  ``moves.nth_build``) against the list, and ``random``'s construction choice made from
-  them (``policies.random_build``) against the policy choosing from the list, with the same
-  seeded generator.
+  ``moves.nth_build``, ``moves.pick_count``, ``moves.nth_pick``) against the lists, and
+  ``random``'s choices made from them (``policies.random_build``, ``random_pick``) against
+  the policy choosing from the lists, with the same seeded generator.
 - What a move adds to ``greedy``'s outlook, from the fiefs it changes alone
   (``fiefs.Lookahead``), against the outlook of a copy of the board with the move made:
   every build and claim on random positions and at the decisions of seeded games.
@@ -36,7 +36,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bkref.bots.policies import Outlook, built_gain, claimed_gain, random_build, random_policy
+from bkref.bots.policies import Outlook, built_gain, claimed_gain, random_build, random_pick, random_policy
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game import moves
 from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES, SQUARES
@@ -285,16 +285,25 @@ def test_the_legal_moves_of_every_decision_are_those_of_the_plain_listing(player
 
 @settings(BOUNDED, max_examples=10)
 @given(st.integers(2, 4), st.integers(0, 10_000), st.sampled_from(["random", "greedy"]))
-def test_random_chooses_a_build_from_the_counts_as_from_the_list(players: int, seed: int, policy: str) -> None:
+def test_random_chooses_from_the_counts_as_from_the_list(players: int, seed: int, policy: str) -> None:
     state = State()
     for event in simulate(players, seed, policy):
+        for p in state.players:
+            listed = moves.picks(state, p)
+            assert moves.pick_count(state, p) == len(listed)
+            assert [moves.nth_pick(state, p, i) for i in range(len(listed))] == listed
+            for draw in range(3 if listed else 0):
+                chose, chosen = random.Random(draw), random.Random(draw)
+                assert random_pick(state, p, chosen) == random_policy(view(state, p), listed, chose)
+                assert chose.random() == chosen.random()
         if state.phase == "building":
             listed = moves.builds(state)
             counts = [
                 (p, c, sum(1 for b in listed if (b.player, b.card) == (p, c)))
                 for p, c in dict.fromkeys((b.player, b.card) for b in listed)
             ]
-            assert [count for p in state.players for count in moves.build_counts(state, p)] == counts
+            assert moves.build_counts(state) == counts
+            assert moves.build_counts(state, state.players[:1]) == [c for c in counts if c[0] == state.players[0]]
             assert [moves.nth_build(state, p, c, i) for p, c, n in counts for i in range(n)] == listed
             for group in ([state.players[0]], list(state.players)):
                 options = [b for p in group for b in moves.builds(state, p)]

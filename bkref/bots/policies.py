@@ -50,7 +50,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -60,7 +60,7 @@ from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick
 from bkref.game.fiefs import BitBoard, Group, Lookahead
 from bkref.game.knowledge import View
-from bkref.game.moves import build_counts, nth_build, placements
+from bkref.game.moves import build_counts, nth_build, nth_pick, pick_count, placements
 from bkref.game.position import Position
 from bkref.game.results import Fief
 from bkref.game.scoring import final_score
@@ -96,13 +96,20 @@ def random_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Ch
     return rng.choice(moves)
 
 
-def random_build(state: Table, players: Sequence[str], rng: random.Random) -> Build | None:
+def random_pick(state: Table, player: str, rng: random.Random) -> Pick:
+    """The pick ``random_policy`` chooses among ``moves.picks(state, player)``, drawing the same
+    number from ``rng``, without making the list (``moves.pick_count``, ``moves.nth_pick``):
+    what ``bkref simulate`` plays for its seats."""
+    return nth_pick(state, player, rng.choice(range(pick_count(state, player))))  # the draw of a choice among them
+
+
+def random_build(state: Table, players: Collection[str], rng: random.Random) -> Build | None:
     """The build ``random_policy`` chooses in construction among every build of ``players``
     (``moves.builds``), drawing the same numbers from ``rng``, without making the list of
     builds (``moves.build_counts`` and ``moves.nth_build``): what ``bkref simulate`` plays
     for its seats. None when it places nothing more, or when no build is left (then
     nothing is drawn: the policy is not asked)."""
-    groups = [group for p in players for group in build_counts(state, p)]
+    groups = build_counts(state, players)
     if not groups:
         return None
     which = rng.randrange(len(groups) + 1)

@@ -38,7 +38,7 @@ from typing import Any, Final
 import msgspec
 
 from bkref.bots.errors import OptionError, PolicyError, SimulationError, traceback_of
-from bkref.bots.policies import BUNDLED, Choice, Policy, load, random_build, random_policy
+from bkref.bots.policies import BUNDLED, Choice, Policy, load, random_build, random_pick, random_policy
 from bkref.bots.seats import BotOptions, ProgramSeat, command_of, decide, is_program, own_parts
 from bkref.game import moves
 from bkref.game.catalog import CARDS
@@ -316,6 +316,8 @@ class _Game:
         for player in self.players:
             if player in chosen:
                 self.emit(chosen[player])
+            elif self.policy.get(player) is random_policy:  # its choice without the list (random_pick)
+                self.emit(random_pick(state, player, self.rng))
             else:
                 self.emit(self.ask(player, moves.picks(state, player), f"{player}'s pick"))
 

@@ -8,7 +8,8 @@ on every run:
 
 - ``picks(state, player)``: every distinct pick of the turn (D2, D3): two cards kept
   (3-4 players), or one kept and one other discarded (2 players, the reserve card in
-  the hand, D3); kept cards in sorted order.
+  the hand, D3); kept cards in sorted order. ``pick_count(state, player)`` and
+  ``nth_pick(state, player, index)``: how many, and one of them, without the list.
 - ``builds(state, player, card)``: every legal build of the construction (C1-C7):
   player in seat order, then card id, then squares in board order (camps: only those
   not below the camps already placed, C7; sky towers: two free squares of the player
@@ -49,7 +50,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Final, TypeVar
 
 from bkref.game.building import build as place
@@ -76,25 +77,48 @@ _ON_TERRAIN: Final = {
 
 def picks(state: Table, player: str) -> list[Pick]:
     """Every distinct pick ``player`` may make now (D2, D3); empty when no pick of theirs is due."""
-    if state.phase != "exploring" or state.pending or player not in state.left or player in state.picks:
-        return []
-    hand = state.hand_now(player)
-    held = Counter(hand)
-    cards = sorted(held)  # the distinct cards, in the order kept cards are listed
     r, t = state.round, state.turn
     if KEEP[state.seats] == 1:  # 2 players: one kept, one other discarded
         return [
             Pick(round=r, turn=t, player=player, keep=[keep], discard=[other])
-            for keep in cards
-            for other in cards
-            if other != keep or held[keep] > 1
+            for keep, others in _pick_rows(state, player)
+            for other in others
         ]
     return [  # two kept, in sorted order
         Pick(round=r, turn=t, player=player, keep=[first, second], discard=None)
-        for i, first in enumerate(cards)
-        for second in cards[i:]
-        if second != first or held[first] > 1
+        for first, seconds in _pick_rows(state, player)
+        for second in seconds
     ]
+
+
+def pick_count(state: Table, player: str) -> int:
+    """``len(picks(state, player))``, without making them."""
+    return sum(len(seconds) for _, seconds in _pick_rows(state, player))
+
+
+def nth_pick(state: Table, player: str, index: int) -> Pick:
+    """``picks(state, player)[index]``, without making the others."""
+    for first, seconds in _pick_rows(state, player):
+        if index < len(seconds):
+            second = seconds[index]
+            if KEEP[state.seats] == 1:
+                return Pick(round=state.round, turn=state.turn, player=player, keep=[first], discard=[second])
+            return Pick(round=state.round, turn=state.turn, player=player, keep=[first, second], discard=None)
+        index -= len(seconds)
+    raise IndexError(f"{player} has no pick {index}")
+
+
+def _pick_rows(state: Table, player: str) -> list[tuple[str, list[str]]]:
+    """The picks of ``player`` now as rows, in order: each card kept first (the distinct cards
+    of the hand, sorted), with what goes with it: the other card kept (3-4 players: itself or
+    a later one), or the card discarded (2 players: any other)."""
+    if state.phase != "exploring" or state.pending or player not in state.left or player in state.picks:
+        return []
+    held = Counter(state.hand_now(player))
+    cards = sorted(held)
+    if KEEP[state.seats] == 1:
+        return [(keep, [other for other in cards if other != keep or held[keep] > 1]) for keep in cards]
+    return [(first, [first, *cards[i + 1 :]] if held[first] > 1 else cards[i + 1 :]) for i, first in enumerate(cards)]
 
 
 def placements(position: Position, player: str, card: str) -> list[list[str]]:
@@ -105,16 +129,16 @@ def placements(position: Position, player: str, card: str) -> list[list[str]]:
     return _Board(position).placements(player, card)
 
 
-Spots = list[tuple[str | None, Sequence[str]]]
-"""Where a building could go: ``(None, squares)`` for a building on one square; for a sky
-tower, ``(first, seconds)`` for each first square, the second squares that go with it
-(later in board order). Squares in board order."""
+Spots = list[tuple[str | None, int]]
+"""Where a building could go, as bitmasks of squares: ``(None, squares)`` for a building on
+one square; for a sky tower, ``(first, seconds)`` for each first square in board order, the
+second squares that go with it (later in board order)."""
 
 
 class _Board:
     """What the placements of one position share, read once as bitmasks (``bkref.game.fiefs``):
     the free squares (no building, printed city included: C3), each player's, and the empty
-    squares nobody controls (C6), each found once when asked for."""
+    squares nobody controls (C6), each found once when asked for, and named once."""
 
     def __init__(self, position: Position) -> None:
         self.position = position
@@ -123,7 +147,8 @@ class _Board:
             held |= SQUARE_BIT[sq]
         self.free = _ALL & ~held
         self.mine: dict[str, int] = {}
-        self.empty: tuple[str, ...] | None = None
+        self.empty: int | None = None
+        self.named: dict[int, tuple[str, ...]] = {}
 
     def spots(self, player: str, card: str) -> Spots:
         """Where ``player`` could place ``card`` (see ``Spots``)."""
@@ -135,40 +160,60 @@ class _Board:
                 taken = 0
                 for bits in owned.values():
                     taken |= bits
-                self.empty = names(self.free & ~taken)
+                self.empty = self.free & ~taken
             return [(None, self.empty)]
         mine = self.mine.get(player)
         if mine is None:
             mine = self.mine[player] = owned.get(player, 0) & self.free
         if kind == "sky_tower":  # C5: each free square with every later one of another fief
             fief = {}
-            for i, (group, _, _) in enumerate(square_groups(self.position, player)):
+            for group, _, _ in square_groups(self.position, player):
                 for sq in names(group & mine):
-                    fief[sq] = i
-            free = names(mine)
-            return [(a, [b for b in free[n:] if fief[b] != fief[a]]) for n, a in enumerate(free, 1)]
+                    fief[sq] = group
+            spots: Spots = []
+            later = mine
+            for a in names(mine):
+                later ^= SQUARE_BIT[a]
+                spots.append((a, later & ~fief[a]))
+            return spots
         need = info.requires_terrain
-        return [(None, names(mine if need is None else mine & _ON_TERRAIN[need]))]  # C2-C4
+        return [(None, mine if need is None else mine & _ON_TERRAIN[need])]  # C2-C4
 
     def placements(self, player: str, card: str) -> list[list[str]]:
-        return [[b] if a is None else [a, b] for a, seconds in self.spots(player, card) for b in seconds]
+        spots = self.spots(player, card)
+        if CARDS[card].kind == "sky_tower":  # each first square, with its seconds among the later ones
+            firsts = names(self.mine[player])
+            return [
+                [a, b]
+                for n, (a, (_, seconds)) in enumerate(zip(firsts, spots), 1)
+                for b in firsts[n:]
+                if SQUARE_BIT[b] & seconds
+            ]
+        ((_, bits),) = spots
+        named = self.named.get(bits)
+        if named is None:  # the same squares for every camp, and for a player's cities
+            named = self.named[bits] = names(bits)
+        return [[b] for b in named]
 
     def count(self, player: str, card: str) -> int:
-        return sum(len(seconds) for _, seconds in self.spots(player, card))
+        return sum(bits.bit_count() for _, bits in self.spots(player, card))
 
     def nth(self, player: str, card: str, index: int) -> list[str]:
         """``placements(player, card)[index]``, without the others."""
-        for a, seconds in self.spots(player, card):
-            if index < len(seconds):
-                return [seconds[index]] if a is None else [a, seconds[index]]
-            index -= len(seconds)
+        for a, bits in self.spots(player, card):
+            if index < bits.bit_count():
+                for _ in range(index):
+                    bits &= bits - 1  # the first square left out
+                (b,) = names(bits & -bits)
+                return [b] if a is None else [a, b]
+            index -= bits.bit_count()
         raise IndexError(f"{player} has no placement {index} of {card}")
 
 
-def _building(state: Table, player: str | None, card: str | None) -> list[tuple[str, str]]:
+def _building(state: Table, players: Iterable[str], card: str | None) -> list[tuple[str, str]]:
     """The (player, card) pairs ``builds`` lists the builds of, in its order (C7: no camp below the last placed)."""
     found = []
-    for p in state.players if player is None else [q for q in state.players if q == player]:
+    for p in players:
         supply = state.supply[p]
         for c in sorted(c for c, n in supply.items() if n > 0 and (card is None or c == card)):
             info = CARDS[c]
@@ -183,18 +228,20 @@ def builds(state: Table, player: str | None = None, card: str | None = None) -> 
         return []
     found: list[Build] = []
     board = _Board(state.position)
-    for p, c in _building(state, player, card):
+    for p, c in _building(state, state.players if player is None else [q for q in state.players if q == player], card):
         found += [Build(round=state.round, player=p, card=c, at=at) for at in board.placements(p, c)]
     return found
 
 
-def build_counts(state: Table, player: str | None = None) -> list[tuple[str, str, int]]:
-    """How many builds ``builds(state, player)`` lists of each player and card, in its order,
-    as (player, card, count), without making them; a card with none is left out."""
+def build_counts(state: Table, players: Collection[str] | None = None) -> list[tuple[str, str, int]]:
+    """How many builds ``builds`` lists of each of ``players`` (default: every player) and each
+    card, in its order, as (player, card, count), without making them; a card with none is
+    left out."""
     if state.phase != "building":
         return []
     board = _Board(state.position)
-    return [(p, c, n) for p, c in _building(state, player, None) if (n := board.count(p, c))]
+    chosen = state.players if players is None else [p for p in state.players if p in players]
+    return [(p, c, n) for p, c in _building(state, chosen, None) if (n := board.count(p, c))]
 
 
 def nth_build(state: Table, player: str, card: str, index: int) -> Build:
