@@ -167,14 +167,20 @@ def built_gain(ahead: Lookahead, card: str, at: list[str]) -> Outlook:
     """What placing ``card`` on ``at`` adds to the outlook of ``ahead``'s player (only the fiefs
     it changes count); a new trading post at its best declaration (H1)."""
     if card != "trading_post":
-        return _change(*ahead.built(card, at))
-    return max(_change(*ahead.built(card, at, resource)) for resource in BASIC_RESOURCES)
+        before, after = ahead.built(card, at)
+        return _change(before, after)
+    gains = []
+    for resource in BASIC_RESOURCES:
+        before, after = ahead.built(card, at, resource)
+        gains.append(_change(before, after))
+    return max(gains)
 
 
 def claimed_gain(ahead: Lookahead, squares: Iterable[str]) -> Outlook:
     """What claiming ``squares`` adds to the outlook of ``ahead``'s player (P1, as the engine
     plays it: a camp there leaves, and counted nothing)."""
-    return _change(*ahead.claimed(squares))
+    before, after = ahead.claimed(squares)
+    return _change(before, after)
 
 
 def _gain(after: Outlook, before: Outlook) -> Outlook:
@@ -249,9 +255,19 @@ def _greedy_declare(view: View, options: Sequence[Harvest], rng: random.Random) 
 
 
 def _greedy_end(view: View, options: Sequence[End], rng: random.Random) -> End:
+    return _best(rng, options, copiers_total(view))
+
+
+def copiers_total(view: View, *, whole: bool = False) -> Callable[[End], int]:
+    """What ``greedy`` weighs a set of copy choices by: the copiers' final totals with it, as
+    every player can score them at the end (I6: the board and the parchments). Unless an
+    opportunist is in play (E8: its points depend on every total) or copies follow copies
+    (R3 ``follow``), a copier's total depends on their own choices alone, so each player's
+    choices are scored once, not every combination of them (``whole``: every set scored
+    whole, what the fast way is checked against)."""
     revealed = view.revealed
     assert revealed is not None  # the end is decided after the reveal (E1)
-    public = State()  # what every player knows at the end (I6): the board and the parchments
+    public = State()
     public.seat(view.players)
     public.rulings = view.rulings
     public.position = view.position()
@@ -259,15 +275,27 @@ def _greedy_end(view: View, options: Sequence[End], rng: random.Random) -> End:
     camps = [public.position.owner[sq] for sq, card in view.buildings.items() if CARDS[card].kind == "camp"]
     public.camps_played = public.camps_placed = {p: camps.count(p) for p in view.players}  # those in sight
     public.harvests = [{p: [Fief((), 0, (), view.carrots(p))] for p in view.players}]  # the four, as one
-
     board = BitBoard.of(public.position, public.players)  # the same board for every set of choices
 
-    def copiers_total(end: End) -> int:
+    def scored(end: End) -> int:
         public.copies = _with_all_copies(public.parchments, end).copies
         final = final_score(public, board, explain=False)
         return sum(final.players[p].total for p in end.copies)
 
-    return _best(rng, options, copiers_total)
+    if whole or view.rulings.copy_of_copy == "follow" or any("opportunist" in c for c in revealed.values()):
+        return scored
+    own: dict[tuple[str, tuple[tuple[str, str | None], ...]], int] = {}
+
+    def by_player(end: End) -> int:
+        total = 0
+        for p, chosen in end.copies.items():
+            key = (p, tuple(chosen.items()))
+            if key not in own:
+                own[key] = scored(End(copies={p: chosen}))
+            total += own[key]
+        return total
+
+    return by_player
 
 
 def _with_all_copies(parchments: dict[str, list[str]], end: End) -> End:
