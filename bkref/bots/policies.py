@@ -187,10 +187,6 @@ def _gain(after: Outlook, before: Outlook) -> Outlook:
     return after[0] - before[0], after[1] - before[1]
 
 
-def _plus(a: Outlook, b: Outlook) -> Outlook:
-    return a[0] + b[0], a[1] + b[1]
-
-
 def _best(rng: random.Random, options: Sequence[T], key: Callable[[T], Any]) -> T:
     """The option with the highest key; ties broken by the seeded generator."""
     keys = [key(option) for option in options]
@@ -208,15 +204,18 @@ def _greedy_pick(view: View, player: str, options: Sequence[Pick], rng: random.R
     ahead = Lookahead(now, player)
     cards = sorted({c for pick in options for c in pick.keep + (pick.discard or [])})
     buildings = {c: _building_value(now, ahead, c) for c in cards if CARDS[c].is_building}
+    territories = {c for c in cards if CARDS[c].kind == "territory"}
     claims: dict[tuple[str, ...], Outlook] = {}
 
     def value(kept: list[str]) -> Outlook:
-        squares = tuple(c for c in kept if CARDS[c].kind == "territory")
-        if squares not in claims:
-            claims[squares] = claimed_gain(ahead, squares)
-        total = claims[squares]
+        squares = tuple([c for c in kept if c in territories])
+        total = claims.get(squares)
+        if total is None:
+            total = claims[squares] = claimed_gain(ahead, squares)
         for c in kept:
-            total = _plus(total, buildings.get(c, (0, 0)))
+            worth = buildings.get(c)
+            if worth is not None:
+                total = (total[0] + worth[0], total[1] + worth[1])
         return total
 
     def key(pick: Pick) -> tuple[int, ...]:
