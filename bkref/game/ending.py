@@ -94,7 +94,7 @@ def _copy_problem(table: Table, p: str, card: str, chosen: Mapping[str, str | No
     """Why ``p``'s copy card ``card`` cannot copy what ``chosen`` names, or None if it can."""
     neighbour, side = table.copies_from(p, card), COPY_SIDE[card]
     theirs = table.parchments[neighbour]
-    copyable = _copyable(table, p, card)
+    copyable = sorted({c for c in theirs if table.rulings.copy_of_copy == "follow" or c not in COPY_CARDS})
     if card not in chosen:
         return f"{p}'s {card} has no copy choice; name the parchment of {neighbour} (on the {side}) it copies, or null"
     target = chosen[card]
@@ -109,17 +109,11 @@ def _copy_problem(table: Table, p: str, card: str, chosen: Mapping[str, str | No
     return None  # it copies what it names
 
 
-def _copyable(table: Table, p: str, card: str) -> list[str]:
-    """The parchments ``p``'s copy card ``card`` may copy, sorted: its neighbour's, copy cards
-    only under R3 ``follow`` (E7)."""
-    follow = table.rulings.copy_of_copy == "follow"
-    return sorted({c for c in table.parchments[table.copies_from(p, card)] if follow or c not in COPY_CARDS})
-
-
 def copy_targets(table: Table, p: str, card: str) -> list[str | None]:
-    """What ``p``'s copy card ``card`` may copy, each on its own (E7): every parchment it may
-    copy, sorted, or nothing (None) when there is none. Under R3 ``follow`` a set of choices
-    is legal only if no chain of copies leads back to itself (``scoring.resolve_copy``).
+    """What ``p``'s copy card ``card`` may copy, each on its own (E7): every parchment of its
+    neighbour it may copy, sorted, or nothing (None) when there is none; each candidate put
+    to the end's own check. Under R3 ``follow`` a set of choices is legal only if no chain
+    of copies leads back to itself (``scoring.resolve_copy``).
 
     >>> table = Table()
     >>> table.seat(("ann", "bob"))
@@ -127,4 +121,5 @@ def copy_targets(table: Table, p: str, card: str) -> list[str | None]:
     >>> copy_targets(table, "ann", "liberal"), copy_targets(table, "bob", "socialist")
     (['explorer', 'fisher'], [None])
     """
-    return [*_copyable(table, p, card)] or [None]
+    theirs = sorted(set(table.parchments[table.copies_from(p, card)]))
+    return [target for target in [*theirs, None] if _copy_problem(table, p, card, {card: target}) is None]

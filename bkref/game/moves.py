@@ -2,9 +2,9 @@
 
 Pure functions of a ``State``; no I/O. What they list is what the engine accepts
 (``State.is_legal`` is the engine itself, and the tests check that the two agree both
-ways; copy choices follow the end's own rules, ``ending.copy_targets``). Each list
-comes in a fixed order, so a seeded program that chooses among them plays the same game
-on every run:
+ways; each copy card's targets go through the end's own check, ``ending.copy_targets``).
+Each list comes in a fixed order, so a seeded program that chooses among them plays the
+same game on every run:
 
 - ``picks(state, player)``: every distinct pick of the turn (D2, D3): two cards kept
   (3-4 players), or one kept and one other discarded (2 players, the reserve card in
