@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from typing import Final, TypeVar
 
@@ -114,11 +113,12 @@ def _pick_rows(state: Table, player: str) -> list[tuple[str, list[str]]]:
     a later one), or the card discarded (2 players: any other)."""
     if state.phase != "exploring" or state.pending or player not in state.left or player in state.picks:
         return []
-    held = Counter(state.hand_now(player))
-    cards = sorted(held)
+    hand = state.hand_now(player)
+    cards = sorted(set(hand))
+    twice = set() if len(cards) == len(hand) else {c for c in cards if hand.count(c) > 1}
     if KEEP[state.seats] == 1:
-        return [(keep, [other for other in cards if other != keep or held[keep] > 1]) for keep in cards]
-    return [(first, [first, *cards[i + 1 :]] if held[first] > 1 else cards[i + 1 :]) for i, first in enumerate(cards)]
+        return [(keep, cards if keep in twice else cards[:i] + cards[i + 1 :]) for i, keep in enumerate(cards)]
+    return [(first, cards[i:] if first in twice else cards[i + 1 :]) for i, first in enumerate(cards)]
 
 
 def placements(position: Position, player: str, card: str) -> list[list[str]]:
