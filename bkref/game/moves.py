@@ -162,9 +162,7 @@ class _Board:
                     taken |= bits
                 self.empty = self.free & ~taken
             return [(None, self.empty)]
-        mine = self.mine.get(player)
-        if mine is None:
-            mine = self.mine[player] = owned.get(player, 0) & self.free
+        mine = self._mine(player)
         if kind == "sky_tower":  # C5: each free square with every later one of another fief
             fief = {}
             for group, _, _ in square_groups(self.position, player):
@@ -195,7 +193,17 @@ class _Board:
             named = self.named[bits] = names(bits)
         return [[b] for b in named]
 
+    def _mine(self, player: str) -> int:
+        mine = self.mine.get(player)
+        if mine is None:
+            mine = self.mine[player] = self.position.owned.get(player, 0) & self.free
+        return mine
+
     def count(self, player: str, card: str) -> int:
+        if CARDS[card].kind == "sky_tower":  # the pairs of free squares, less those in one fief
+            mine = self._mine(player)
+            each = [(group & mine).bit_count() for group, _, _ in square_groups(self.position, player)]
+            return (sum(each) ** 2 - sum(n * n for n in each)) // 2
         return sum(bits.bit_count() for _, bits in self.spots(player, card))
 
     def nth(self, player: str, card: str, index: int) -> list[str]:
