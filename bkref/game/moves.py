@@ -13,11 +13,12 @@ same game on every run:
 - ``builds(state, player, card)``: every legal build of the construction (C1-C7):
   player in seat order, then card id, then squares in board order (camps: only those
   not below the camps already placed, C7; sky towers: two free squares of the player
-  in different fiefs, C5; farms on their terrain, C4). ``build_counts(state, player)``
+  in different fiefs, C5; farms on their terrain, C4). ``build_counts(state, players)``
   and ``nth_build(state, player, card, index)``: how many there are of each player and
-  card, and one of them, without making the list (what a program that samples needs). ``builds_at_construction(state,
-  player, card)``: the same for one card not yet kept, as if the construction began now,
-  each with the state after it (what a player weighs when choosing cards).
+  card, and one of them, without making the list (what a program that samples needs).
+  ``builds_at_construction(state, player, card)``: the same for one card not yet kept,
+  as if the construction began now, each with the state after it (what a player weighs
+  when choosing cards).
   ``placements(position, player, card)``: where a building could go on a board,
   construction or not (what a player's view can weigh).
 - ``declarations(state, player)``: every way ``player`` can declare their trading
@@ -41,6 +42,8 @@ same game on every run:
 []
 >>> [" ".join(pick.keep) for pick in picks(state, "ann")]  # the same cards kept only once
 ['A1 A2', 'A1 city1', 'A1 city2', 'A2 city1', 'A2 city2', 'city1 city1', 'city1 city2', 'city2 city2']
+>>> pick_count(state, "ann"), nth_pick(state, "ann", 5).keep  # without the list
+(8, ['city1', 'city1'])
 >>> state.due()
 Due(kind='pick', players=('ann', 'bob', 'cid'))
 """
@@ -180,7 +183,7 @@ class _Board:
     def placements(self, player: str, card: str) -> list[list[str]]:
         spots = self.spots(player, card)
         if CARDS[card].kind == "sky_tower":  # each first square, with its seconds among the later ones
-            firsts = names(self.mine[player])
+            firsts = names(self._mine(player))
             return [
                 [a, b]
                 for n, (a, (_, seconds)) in enumerate(zip(firsts, spots), 1)
