@@ -260,7 +260,7 @@ def _greedy_end(view: View, options: Sequence[End], rng: random.Random) -> End:
 def copiers_total(view: View, *, whole: bool = False) -> Callable[[End], int]:
     """What ``greedy`` weighs a set of copy choices by: the copiers' final totals with it, as
     every player can score them at the end (I6: the board and the parchments). Unless an
-    opportunist is in play (E8: its points depend on every total) or copies follow copies
+    opportunist is in play (its points depend on every total, R2) or copies follow copies
     (R3 ``follow``), a copier's total depends on their own choices alone, so each player's
     choices are scored once, not every combination of them (``whole``: every set scored
     whole, what the fast way is checked against)."""
