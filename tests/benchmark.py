@@ -493,10 +493,11 @@ def bot_figures(folder: Path, games: int, repeat: int) -> None:
     included) beside the same bytes echoed through a pipe; then games/s of 4 instant bots."""
     from bkref.bots.program import Program, ask_all, new_decide
     from bkref.bots.seats import BotOptions
-    from bkref.bots.simulate import tournament
+    from bkref.bots.tournament import run, simulate_jobs
     from bkref.game import moves
     from bkref.game.engine import State
     from bkref.game.knowledge import view
+    from bkref.io.batch import Local
 
     (folder / "instant.py").write_text(INSTANT_BOT)
     (folder / "echo.py").write_text(ECHO)
@@ -533,7 +534,7 @@ def bot_figures(folder: Path, games: int, repeat: int) -> None:
     )
     spec = f"cmd:{sys.executable} {folder / 'instant.py'}"
     start = time.perf_counter()
-    for _ in tournament((4, 0, [spec]), games, bots=BotOptions()):
+    for _ in run(simulate_jobs(4, 0, [spec], games), Local(), BotOptions()):
         pass
     took = time.perf_counter() - start
     python = best_in_turn(1, lambda: [simulate(4, seed) for seed in range(games)])[0]

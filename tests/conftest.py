@@ -25,6 +25,10 @@ for _module in pkgutil.walk_packages(bkref.__path__, "bkref."):
     if _module.name != "bkref.__main__":  # running it runs the command line
         importlib.import_module(_module.name)
 
+# dask_held.py is a Dask worker's preload that replaces bkref's batch function when imported:
+# --doctest-modules would import it into this process, and its in-process cluster would hold.
+collect_ignore = ["dask_held.py"]
+
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
 SHARED = ROOT.parent / "shared"

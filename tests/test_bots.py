@@ -24,9 +24,11 @@ from bkref.bots.engine import Engine
 from bkref.bots.program import BotFault
 from bkref.bots.protocol import protocol_schema
 from bkref.bots.seats import BotOptions
-from bkref.bots.simulate import simulate, to_jsonl, tournament
+from bkref.bots.simulate import simulate, to_jsonl
+from bkref.bots.tournament import run, simulate_jobs
 from bkref.game import moves
 from bkref.game.engine import State
+from bkref.io.batch import Local
 from bkref.io.referee import check
 from tests.conftest import BKREF_COMMAND, ROOT
 
@@ -101,7 +103,7 @@ def legal(folder: Path, events) -> bool:
 def test_a_program_and_the_same_logic_as_a_python_policy_give_the_same_game(folder: Path) -> None:
     (folder / "last.py").write_text("def play(view, moves, rng):\n    return moves[-1]\n")
     program = simulate(2, 4, [bot(folder, LAST), "random"], bots=SAFE)
-    python = simulate(2, 4, [f"{folder / 'last.py'}:play", "random"])
+    python = simulate(2, 4, [f"{folder / 'last.py'}:play", "random"], seat_streams=True)
     assert to_jsonl(program[1:]) == to_jsonl(python[1:])
     assert program[0].deck == python[0].deck
     assert program[0].meta["bots"]["ann"]["faults"] == [] and program[0].meta["bots"]["ann"]["name"] == "t"
@@ -209,8 +211,8 @@ def test_a_bot_that_exits_before_its_hello_is_told_so_at_once(folder: Path) -> N
 def test_processes_are_reused_across_games_and_every_message_fits_the_schema(folder: Path) -> None:
     log = folder / "received.jsonl"
     spec = bot(folder, LAST, log=log)
-    logs = list(tournament((2, 1, [spec, spec]), 2, bots=SAFE))
-    assert [name for name, _ in logs] == ["2p-seed-000001.jsonl", "2p-seed-000002.jsonl"]
+    logs = list(run(simulate_jobs(2, 1, [spec, spec], 2), Local(), SAFE))
+    assert [job.name for job, _ in logs] == ["2p-seed-000001.jsonl", "2p-seed-000002.jsonl"]
     received = [json.loads(line) for line in log.read_text().splitlines()]
     assert len({r["pid"] for r in received}) == 2  # one process per seat, for both games
     validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text()))
@@ -374,6 +376,86 @@ def test_the_decisions_come_in_the_order_of_the_rules(folder: Path) -> None:
         assert all(m["moves"][-1] is None for m in construction)
         assert builds[-1]["moves"] == [None]  # asked again until nothing but null is left (index 0)
         assert all(mv["card"].startswith("camp") is False for m in builds for mv in m["moves"] if mv)
+    assert legal(folder, events)
+
+
+FIRST = "def choose(m, count):\n    return 0\n"
+
+
+def once(items: list) -> list:
+    return [item for i, item in enumerate(items) if item not in items[:i]]
+
+
+def test_under_r3_follow_the_copiers_are_asked_one_at_a_time_each_keeping_the_whole_legal(folder: Path) -> None:
+    """R3 ``follow``: the second copier is offered only the parts that agree with the first's
+    choice; here it copies the first copier's card (a copy of a copy, legal only under follow)."""
+    from bkref.game.events import End, Rulings
+
+    follow = Rulings(copy_of_copy="follow")
+    logs = {p: folder / f"{p}.jsonl" for p in ("ann", "bob", "cid")}
+    specs = [bot(folder, FIRST, f"{p}.py", log) for p, log in logs.items()]
+    events = simulate(3, 33, specs, bots=SAFE, rulings=follow)
+    (folder / "first.py").write_text("def play(view, moves, rng):\n    return moves[0]\n")
+    python = simulate(3, 33, f"{folder / 'first.py'}:play", rulings=follow, seat_streams=True)
+    assert to_jsonl(events[1:]) == to_jsonl(python[1:])  # the same logic, as programs or as a policy
+    assert events[-1].copies == {"ann": {"liberal": "burgomaster"}, "cid": {"socialist": "liberal"}}
+    state = State()
+    for event in events[:-1]:
+        state.play(event)
+    legal_ends = [end.copies for end in moves.ends(state)]
+    asked = {
+        p: [m for line in log.read_text().splitlines() if (m := json.loads(line)["message"]).get("kind") == "end"]
+        for p, log in logs.items()
+    }
+    assert [len(asked[p]) for p in logs] == [1, 0, 1]
+    ann = [End(**{k: v for k, v in m.items() if k != "type"}).copies for m in asked["ann"][0]["moves"]]
+    cid = [End(**{k: v for k, v in m.items() if k != "type"}).copies for m in asked["cid"][0]["moves"]]
+    assert ann == once([{"ann": e["ann"]} for e in legal_ends])  # all of ann's own, once each
+    agreeing = [{"cid": e["cid"]} for e in legal_ends if e["ann"] == events[-1].copies["ann"]]
+    assert cid == once(agreeing)  # exactly those that keep the whole legal with ann's choice
+    assert {"cid": {"socialist": "liberal"}} in cid  # among them the copy of a copy: only under follow
+    assert legal(folder, events)
+
+
+def test_in_a_mixed_game_python_policies_decide_while_the_programs_think(folder: Path) -> None:
+    """The bot holds its first pick until the Python policy of another seat has seen its
+    decision arrive: asked one after the other, the bot would wait past its time (a fault)."""
+    received, release = folder / "received.jsonl", folder / "release"
+    holding = (
+        "import time\n"
+        "def choose(m, count):\n"
+        f"    deadline = time.monotonic() + 4\n"
+        f"    while count == 1 and not os.path.exists({str(release)!r}) and time.monotonic() < deadline:\n"
+        "        time.sleep(0.01)\n"
+        "    return 0\n"
+    )
+    (folder / "waiter.py").write_text(
+        "import os, time\n"
+        "def play(view, moves, rng):\n"
+        "    deadline = time.monotonic() + 4\n"
+        f"    while not os.path.exists({str(received)!r}) and time.monotonic() < deadline:\n"
+        "        time.sleep(0.01)\n"
+        f"    open({str(release)!r}, 'w').close()\n"
+        "    return moves[0]\n"
+    )
+    events = simulate(2, 5, [bot(folder, holding, log=received), f"{folder / 'waiter.py'}:play"], bots=FAST)
+    assert faults(events) == []
+    assert release.exists()
+    assert legal(folder, events)
+
+
+def test_in_a_mixed_game_every_seat_places_its_camps_first_in_priority_order(folder: Path) -> None:
+    from bkref.game.catalog import CARDS
+    from bkref.game.events import Build
+
+    events = simulate(4, 2, [bot(folder, LAST), "greedy", "random", "greedy"], bots=SAFE)
+    builds = [e for e in events if isinstance(e, Build)]
+    assert {e.player for e in builds if CARDS[e.card].kind == "camp"} - {"ann"}  # Python seats place camps
+    for round_ in range(1, 5):
+        kinds = [CARDS[e.card].kind == "camp" for e in builds if e.round == round_]
+        assert kinds == sorted(kinds, reverse=True)  # every camp before every other building
+        priorities = [CARDS[e.card].priority for e in builds if e.round == round_ and CARDS[e.card].kind == "camp"]
+        assert priorities == sorted(priorities)
     assert legal(folder, events)
 
 

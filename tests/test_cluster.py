@@ -55,6 +55,18 @@ def test_the_cluster_gives_the_bytes_of_a_local_run(scheduler: str, command: lis
     assert (clustered.returncode, clustered.stdout, clustered.stderr) == (local.returncode, local.stdout, local.stderr)
 
 
+def test_a_tournament_on_the_cluster_writes_the_files_of_a_local_run(scheduler: str, tmp_path: Path) -> None:
+    args = ["tournament", "--players", "3", "--bot", "g=greedy", "--bot", "r=random", "--deals", "3"]
+    args += ["--format", "json"]
+    local = bkref(*args, "-o", str(tmp_path / "local"))
+    clustered = bkref(*args, "-o", str(tmp_path / "cluster"), "--dask", scheduler)
+    assert local.returncode == 0, local.stderr
+    same = (clustered.returncode, clustered.stdout.replace("/cluster/", "/local/"), clustered.stderr)
+    assert same == (local.returncode, local.stdout, local.stderr)  # the report names the games' files
+    read = {folder: {p.name: p.read_bytes() for p in (tmp_path / folder).iterdir()} for folder in ("local", "cluster")}
+    assert len(read["local"]) == 10 and read["cluster"] == read["local"]  # 9 games and tournament.json
+
+
 def test_an_unreachable_scheduler_is_one_line(tmp_path) -> None:
     result = bkref("validate", str(REPLAYS / "2p-ann-bob.jsonl"), "--dask", "tcp://127.0.0.1:9")
     assert result.returncode == 2

@@ -359,6 +359,9 @@ def test_a_symbolic_link_at_the_target_is_refused_not_followed(bkref, tmp_path: 
     games.mkdir()
     (games / "2p-seed-000002.jsonl").symlink_to(victim)
     result = bkref("simulate", "--players", "2", "--seed", "1", "--games", "2", "-o", games)
+    assert result.exit_code == 2  # a file at a game's name, unless --resume or --force says what to do with it
+    assert result.stderr.startswith(f"bkref: error: {games}/2p-seed-000002.jsonl exists: --resume keeps")
+    result = bkref("simulate", "--players", "2", "--seed", "1", "--games", "2", "-o", games, "--force")
     assert result.exit_code == 2
     assert result.stderr == (
         f"bkref: error: cannot write {games}/2p-seed-000002.jsonl: it is a symbolic link; "

@@ -295,45 +295,68 @@ def _wait(programs: Sequence[Program], deadline: float) -> None:
             by_fd[fd]._flush()
 
 
-def ask_all(asks: Sequence[tuple[Program, Decide]]) -> list[Answer | BotFault]:
-    """Write each decision to its program at once, then wait for every reply, each until its
-    deadline (``grace``): each program's ``Answer``, or the ``BotFault`` its reply was (a
-    line written before the decision counts as a reply to it, but a late reply to a faulted
-    decision is dropped: its id is dropped from then on). ``fault`` is the caller's to send."""
-    results: list[Answer | BotFault | None] = [None] * len(asks)
-    started = []
-    for program, decide in asks:  # what a bot wrote since its last decision is read as a reply to this one
-        program.send(decide)
-        started.append(time.monotonic())
-    deadlines = [start + grace(decide.ms) for start, (_, decide) in zip(started, asks)]
-    while True:
-        open_ = [i for i, result in enumerate(results) if result is None]
-        if not open_:
-            break
-        _wait([asks[i][0] for i in open_], min(deadlines[i] for i in open_))
+class Asking:
+    """Decisions written to several programs at once, and their replies as they come.
+
+    Writing them starts each one's clock; ``poll()`` reads what has come without waiting (the
+    referee calls it between the Python policies it runs while the programs think), and
+    ``wait()`` waits for every reply, each until its deadline (``grace``). Each program gets
+    its ``Answer``, or the ``BotFault`` its reply was (a line written before the decision counts
+    as a reply to it, but a late reply to a faulted decision is dropped: its id is dropped from
+    then on). ``fault`` is the caller's to send. A reply read after its deadline because the
+    referee was running a Python policy still counts: a bot is never late by another's time.
+    """
+
+    def __init__(self, asks: Sequence[tuple[Program, Decide]]) -> None:
+        self.asks = list(asks)
+        self.results: list[Answer | BotFault | None] = [None] * len(asks)
+        self.started = []
+        for program, decide in asks:  # what a bot wrote since its last decision is read as a reply to this one
+            program.send(decide)
+            self.started.append(time.monotonic())
+        self.deadlines = [start + grace(decide.ms) for start, (_, decide) in zip(self.started, asks)]
+
+    def _open(self) -> list[int]:
+        return [i for i, result in enumerate(self.results) if result is None]
+
+    def poll(self) -> None:
+        """Write what the programs take, read the replies that have come, without waiting."""
+        _wait([self.asks[i][0] for i in self._open()], 0)
+        self._take()
+
+    def _take(self) -> None:
+        """Read the replies that have come, and judge the decisions past their deadline."""
         now = time.monotonic()
-        for i in open_:
-            program, decide = asks[i]
+        results = self.results
+        for i in self._open():
+            program, decide = self.asks[i]
             for line in program._read():
                 if results[i] is not None:
                     kind = _stray(line, program.dropped)
                     if kind:
                         program.stray.append((kind, decide.id))
                     continue
-                results[i] = _judge(line, decide, program.dropped, now - started[i])
+                results[i] = _judge(line, decide, program.dropped, now - self.started[i])
                 if isinstance(results[i], BotFault):
                     program.dropped.add(decide.id)  # its late reply, even in this same read, is dropped
             if results[i] is None and not program.alive:
                 results[i] = BotFault("exit", "the process exited")
-            elif results[i] is None and now >= deadlines[i]:
+            elif results[i] is None and now >= self.deadlines[i]:
                 results[i] = BotFault("timeout", f"no reply within {decide.ms} ms")
             if isinstance(results[i], BotFault):
                 program.dropped.add(decide.id)
-    final: list[Answer | BotFault] = []
-    for result in results:
-        assert result is not None
-        final.append(result)
-    return final
+
+    def wait(self) -> list[Answer | BotFault]:
+        """Every reply (or fault), in the order of the decisions."""
+        while open_ := self._open():
+            _wait([self.asks[i][0] for i in open_], min(self.deadlines[i] for i in open_))
+            self._take()
+        return [result for result in self.results if result is not None]
+
+
+def ask_all(asks: Sequence[tuple[Program, Decide]]) -> list[Answer | BotFault]:
+    """Write each decision to its program at once, then wait for every reply (``Asking``)."""
+    return Asking(asks).wait()
 
 
 def _judge(line: bytes, decide: Decide, dropped: set[int], seconds: float) -> Answer | BotFault | None:

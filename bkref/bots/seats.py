@@ -18,14 +18,14 @@ from __future__ import annotations
 import hashlib
 import random
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from bkref.bots.policies import Choice, random_policy
-from bkref.bots.program import Answer, BotFault, Program, ask_all, fault, new_decide
+from bkref.bots.program import Answer, Asking, BotFault, Program, fault, new_decide
 from bkref.bots.protocol import GameStart, Hand, Over, Reveal, Seen, ToBot
 from bkref.game import moves
 from bkref.game.engine import State
@@ -73,20 +73,21 @@ class ProgramSeat:
         self.options = options
         self.program = Program(command_of(spec))
         self.games = 0
-        self._begin_game(0)
+        self._begin_game(random.Random(0))
 
-    def _begin_game(self, seed: int) -> None:
+    def _begin_game(self, rng: random.Random) -> None:
         self.sent: list[ToBot] = []
         self.seer = Seer(self.player)
         self.faults: list[dict[str, Any]] = []
         self.info: list[dict[str, Any]] = []
         self.seconds = 0.0
-        self.rng = random.Random(f"fallback {seed} {self.player}")
+        self.rng = rng
         self.started_this_game = False
 
-    def begin(self, state: State, seed: int, game: Game) -> None:
-        """A new game: ``game`` was just played on ``state``; ``seed`` seeds the fallback's stream."""
-        self._begin_game(seed)
+    def begin(self, state: State, game: Game, rng: random.Random) -> None:
+        """A new game: ``game`` was just played on ``state``; ``rng`` is the seat's own random
+        stream, from which the fallback draws."""
+        self._begin_game(rng)
         self.program.stray.clear()  # what it wrote after the last game's over is no fault of this one
         self.games += 1
         if self.options.logs is not None:
@@ -166,9 +167,16 @@ class ProgramSeat:
         return random_policy(view(state, self.player), options, self.rng)
 
 
-def decide(state: State, asks: Sequence[tuple[ProgramSeat, str, Sequence[Choice]]], event: int) -> list[Choice]:
+def decide(
+    state: State,
+    asks: Sequence[tuple[ProgramSeat, str, Sequence[Choice]]],
+    event: int,
+    meanwhile: Sequence[Callable[[], Choice]] = (),
+) -> tuple[list[Choice], list[Choice]]:
     """The choices of program seats for their decisions, asked all at once (``event``: the
-    number of the event the decisions lead to, for the faults' record)."""
+    number of the event the decisions lead to, for the faults' record), and the choices of
+    ``meanwhile``, the Python policies' decisions of the same step, made while the programs
+    think (their replies are read between them)."""
     ready = [seat.ready(event) for seat, _, _ in asks]
     live = [
         (i, seat, new_decide(seat.program, kind, options, view(state, seat.player).struct(), seat.options.ms))
@@ -177,9 +185,12 @@ def decide(state: State, asks: Sequence[tuple[ProgramSeat, str, Sequence[Choice]
     ]
     for _, seat, _ in live:
         seat.started_this_game = True
-    results: dict[int, Answer | BotFault] = dict(
-        zip([i for i, _, _ in live], ask_all([(seat.program, d) for _, seat, d in live]), strict=True)
-    )
+    asking = Asking([(seat.program, d) for _, seat, d in live])
+    others = []
+    for policy in meanwhile:
+        others.append(policy())
+        asking.poll()
+    results: dict[int, Answer | BotFault] = dict(zip([i for i, _, _ in live], asking.wait(), strict=True))
     chosen = []
     for i, (seat, _, options) in enumerate(asks):
         result = results.get(i)
@@ -198,7 +209,7 @@ def decide(state: State, asks: Sequence[tuple[ProgramSeat, str, Sequence[Choice]
             chosen.append(options[result.index])
         else:
             chosen.append(seat.fallback(state, options))
-    return chosen
+    return chosen, others
 
 
 def decision_of(state: State, player: str) -> tuple[str, list[Choice]]:

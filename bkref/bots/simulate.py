@@ -29,10 +29,12 @@ True
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 import random
 import sys
 import traceback
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 import msgspec
@@ -43,7 +45,7 @@ from bkref.bots.seats import BotOptions, ProgramSeat, command_of, decide, is_pro
 from bkref.game import moves
 from bkref.game.catalog import CARDS
 from bkref.game.engine import State, apply
-from bkref.game.events import FORMAT, End, Event, Game, Harvest
+from bkref.game.events import FORMAT, End, Event, Game, Harvest, Rulings
 from bkref.game.fiefs import yield_of
 from bkref.game.knowledge import view
 from bkref.io.diagnostics import printable
@@ -89,14 +91,20 @@ def simulate(
     bots: BotOptions | None = None,
     deck: Sequence[str] | None = None,
     seats: dict[str, ProgramSeat] | None = None,
+    rulings: Rulings | None = None,
+    seat_streams: bool | None = None,
 ) -> list[Event]:
     """Every event of one complete legal game of ``players`` players (see the module).
 
     ``policy`` names one policy for every seat, or one per seat (see
     ``bkref.bots.policies.load``; ``cmd:COMMAND ARGS...`` is a bot program, run as
     ``bots`` says, ``bkref.bots.seats``). ``deck`` deals those cards instead of a
-    shuffled deck. ``seats`` holds the program seats of a run (``program_seats``), to
-    reuse their processes; without it they are started and stopped for this game.
+    shuffled deck; ``rulings`` are the game's rulings (R1-R6). ``seats`` holds the program
+    seats of a run (``program_seats``), to reuse their processes; without it they are
+    started and stopped for this game. With ``seat_streams`` (the default when a seat is a
+    bot program), each seat decides alone, in the order of BOT-PROTOCOL.md, drawing from a
+    random stream of its own (``play``); without it, the seed's one generator serves every
+    policy, and a policy playing several seats decides for them together.
     Raises ``OptionError`` for arguments that make no game (``check_options``), and
     ``PolicyError`` when a policy cannot be loaded or breaks the protocol (both
     ``ValueError``).
@@ -109,11 +117,71 @@ def simulate(
     specs = [policy] if isinstance(policy, str) else list(policy)
     check_options(players, seed, specs)
     chosen = dict(zip(PLAYER_IDS[:players], specs * players if len(specs) == 1 else specs))
+    rng = random.Random(seed)
+    shuffled = shuffled_deck(rng)
+    shown = specs[0] if len(specs) == 1 else specs
+    meta: dict[str, Any] = {"generator": "bkref simulate", "seed": seed, "policy": shown}
+    if deck is not None:
+        meta["deck"] = "given"
+    if seat_streams is None:
+        seat_streams = any(is_program(spec) for spec in specs)
+    dealt = shuffled if deck is None else list(deck)
+    if seat_streams:
+        return play(chosen, dealt, meta, deal_key(seed if deck is None else None, dealt), rulings, bots, seats)
+    if any(is_program(spec) for spec in specs):
+        raise OptionError("seat_streams", seat_streams, "True when a seat is a bot program")
+    return _Game(chosen, {}, None, rng).play(dealt, meta, rulings)
+
+
+def play(
+    specs: dict[str, str],
+    deck: Sequence[str],
+    meta: dict[str, Any],
+    deal: str,
+    rulings: Rulings | None = None,
+    bots: BotOptions | None = None,
+    seats: dict[str, ProgramSeat] | None = None,
+) -> list[Event]:
+    """Every event of one game whose seats (player to policy, in seat order) decide alone, in
+    the order of BOT-PROTOCOL.md, each drawing from a random stream of its own
+    (``seat_stream``, from ``deal``, the seat and its policy): a seat's choices do not
+    depend on which other policies share its game. ``meta`` is the game event's.
+
+    >>> a = play({"ann": "random", "bob": "greedy"}, shuffled_deck(random.Random(3)), {}, "seed 3")
+    >>> b = play({"ann": "random", "bob": "random"}, shuffled_deck(random.Random(3)), {}, "seed 3")
+    >>> a[2] == b[2]  # ann's first pick: her stream is hers, whoever plays bob
+    True
+    """
+    streams = {p: seat_stream(deal, n, spec) for n, (p, spec) in enumerate(specs.items(), 1)}
     with contextlib.ExitStack() as stack:
         if seats is None:
-            seats = stack.enter_context(program_seats(chosen, bots or BotOptions()))
-        game = _Game(list(chosen), chosen, random.Random(seed), seats)
-        return game.play(seed, specs[0] if len(specs) == 1 else specs, deck)
+            seats = stack.enter_context(program_seats(specs, bots or BotOptions()))
+        return _Game(specs, seats, streams, random.Random(0)).play(list(deck), dict(meta), rulings)
+
+
+def shuffled_deck(rng: random.Random) -> list[str]:
+    """The 182 cards shuffled by ``rng``: the deck of the deal of seed S is ``shuffled_deck(Random(S))``."""
+    deck = [card.id for card in CARDS.values() for _ in range(card.copies)]
+    rng.shuffle(deck)
+    return deck
+
+
+def deal_key(seed: int | None, deck: Sequence[str]) -> str:
+    """What names a deal in the seats' random streams: its seed, or (a deck given) its cards.
+
+    >>> deal_key(17, []), deal_key(None, ["carrot-1"])[:5]
+    ('seed 17', 'deck ')
+    """
+    if seed is not None:
+        return f"seed {seed}"
+    return "deck " + hashlib.sha256(" ".join(deck).encode()).hexdigest()[:16]
+
+
+def seat_stream(deal: str, seat: int, policy: str) -> random.Random:
+    """The random stream of seat ``seat`` (1 is the first) on ``deal`` (``deal_key``), played by
+    ``policy``: the same for the same three, whatever the other seats hold, so that the
+    same policy in the same seat of the same deal plays the same game against the same moves."""
+    return random.Random(f"bkref seat {deal} {seat} {policy}")
 
 
 @contextlib.contextmanager
@@ -133,14 +201,6 @@ def to_jsonl(events: Iterable[Event]) -> str:
     return "".join(msgspec.json.encode(event).decode() + "\n" for event in events)
 
 
-def log_of(game: tuple[int, int, Sequence[str]]) -> str:
-    """The log of ``simulate(players, seed, policies)``, as ``bkref simulate`` writes it.
-
-    One argument, and picklable, so that many games map onto processes.
-    """
-    return to_jsonl(simulate(*game))
-
-
 def game_name(players: int, seed: int) -> str:
     """The file name of one game of ``bkref simulate --games``; sorted names are in seed order.
 
@@ -150,41 +210,26 @@ def game_name(players: int, seed: int) -> str:
     return f"{players}p-seed-{seed:06d}.jsonl"
 
 
-def tournament(
-    game: tuple[int, int, Sequence[str]], games: int, jobs: int = 1, bots: BotOptions | None = None
-) -> Iterator[tuple[str, str]]:
-    """``games`` games from ``game``'s seed on, played in ``jobs`` processes: each one's file
-    name (``game_name``) and log (``log_of``), in seed order. With bot programs, the games
-    are played in this process, each program's process reused from one game to the next.
-
-    >>> [name for name, _ in tournament((2, 7, ["random"]), 2)]
-    ['2p-seed-000007.jsonl', '2p-seed-000008.jsonl']
-    """
-    from bkref.io.batch import Local
-
-    players, first, policies = game
-    seeds = range(first, first + games)
-    if any(is_program(spec) for spec in policies):
-        chosen = dict(zip(PLAYER_IDS[:players], list(policies) * players if len(policies) == 1 else policies))
-        with program_seats(chosen, bots or BotOptions()) as seats:
-            for seed in seeds:
-                yield game_name(players, seed), to_jsonl(simulate(players, seed, policies, bots=bots, seats=seats))
-        return
-    logs = Local(jobs).map(log_of, [(players, seed, policies) for seed in seeds])
-    for seed, log in zip(seeds, logs, strict=True):
-        yield game_name(players, seed), log
-
-
 # -- one game ------------------------------------------------------------------------
 
 
 class _Game:
-    """One simulated game: the live state, the events so far, each seat's policy or program."""
+    """One simulated game: the live state, the events so far, each seat's policy or program.
+
+    With ``streams`` (a random stream per seat), each seat decides alone, as BOT-PROTOCOL.md
+    orders the decisions, whether a program or a Python policy plays it. Without, ``rng``
+    serves every policy, and a policy playing several seats decides for them together (the
+    order ``bkref simulate`` has always played, which its logs keep).
+    """
 
     def __init__(
-        self, players: Sequence[str], specs: dict[str, str], rng: random.Random, seats: dict[str, ProgramSeat]
+        self,
+        specs: dict[str, str],
+        seats: dict[str, ProgramSeat],
+        streams: dict[str, random.Random] | None,
+        rng: random.Random,
     ) -> None:
-        self.players = list(players)
+        self.players = list(specs)
         self.specs = specs
         self.programs = seats
         """The seats played by bot programs."""
@@ -192,16 +237,13 @@ class _Game:
         with contextlib.redirect_stdout(sys.stderr):  # what a policy's module prints as it loads
             loaded = {spec: load(spec) for spec in python}
         self.policy: dict[str, Policy] = {p: loaded[spec] for p, spec in specs.items() if spec in loaded}
-        self.groups = [
-            group
-            for spec in dict.fromkeys(specs.values())
-            for group in (
-                [[p] for p in seats if specs[p] == spec]
-                if is_program(spec)
-                else [[p for p in self.players if specs[p] == spec]]
-            )
-        ]
-        """The seats of each Python policy, and each program seat alone, in seat order of their first seat."""
+        self.streams = streams
+        self.groups = (
+            [[p] for p in self.players]
+            if streams is not None
+            else [[p for p in self.players if specs[p] == spec] for spec in dict.fromkeys(specs.values())]
+        )
+        """The seats that decide together: each seat alone, or (one stream) the seats of each policy."""
         self.rng = rng
         self.state = State()
         self.events: list[Event] = []
@@ -222,16 +264,18 @@ class _Game:
     def ask(self, player: str, options: Sequence[Choice], what: str) -> Choice:
         """``player``'s policy's choice among ``options``; ``PolicyError`` if it breaks the protocol.
 
-        The policy gets a view of its own (``player``'s) and the options, and what it prints goes to standard
-        error; a policy that changes the options it was given breaks the protocol.
+        The policy gets a view of its own (``player``'s), the options and its random stream,
+        and what it prints goes to standard error; a policy that changes the options it was
+        given breaks the protocol.
         """
         spec = self.specs[player]
         where = f"{what} {self.state.where()} (event {len(self.events) + 1})"
         policy = self.policy[player]
+        rng = self.rng if self.streams is None else self.streams[player]
         before = msgspec.json.encode(options)
         try:
             with contextlib.redirect_stdout(sys.stderr):
-                move = policy(view(self.state, player), list(options), self.rng)
+                move = policy(view(self.state, player), list(options), rng)
             index = _index_of(move, options)
         except (Exception, SystemExit) as error:  # the policy is the user's code: anything it raises is its error
             raised = f"{type(error).__name__}: {printable(str(error))}{_line_of(policy, error)}"
@@ -250,17 +294,26 @@ class _Game:
             )
         return options[index]
 
-    def play(self, seed: int, policy: str | list[str], dealt: Sequence[str] | None = None) -> list[Event]:
-        deck = [card.id for card in CARDS.values() for _ in range(card.copies)]
-        self.rng.shuffle(deck)
-        meta: dict[str, Any] = {"generator": "bkref simulate", "seed": seed, "policy": policy}
-        if dealt is not None:
-            deck = list(dealt)
-            meta["deck"] = "given"
-        game = Game(format=FORMAT, players=self.players, deck=deck, meta=meta)
+    def decide(self, kind: str, asks: Mapping[str, Sequence[Choice]], what: str) -> dict[str, Choice]:
+        """The choices of the seats of ``asks`` (player to options) for decisions of ``kind``,
+        taken together: the programs asked at once, the Python policies deciding (in seat
+        order) while the programs think. A program is asked all the same when its only move
+        is ``None`` (BOT-PROTOCOL.md); a Python policy is not (as with one stream, it is
+        asked only when there is something to build)."""
+        programs = [(self.programs[p], kind, options) for p, options in asks.items() if p in self.programs]
+        python = [p for p, options in asks.items() if p not in self.programs and options != [None]]
+        thinking = [functools.partial(self.ask, p, asks[p], what.format(p)) for p in python]
+        answers, others = decide(self.state, programs, len(self.events) + 1, thinking)
+        chosen: dict[str, Choice] = dict(zip([seat.player for seat, _, _ in programs], answers, strict=True))
+        chosen.update(zip(python, others, strict=True))
+        return {p: chosen.get(p) for p in asks}
+
+    def play(self, deck: list[str], meta: dict[str, Any], rulings: Rulings | None) -> list[Event]:
+        game = Game(format=FORMAT, players=self.players, deck=deck, rulings=rulings or Rulings(), meta=meta)
         self.emit(game)
-        for seat in self.programs.values():
-            seat.begin(self.state, seed, game)
+        if self.streams is not None:
+            for p, seat in self.programs.items():
+                seat.begin(self.state, game, self.streams[p])
         try:
             self._play()
         except BaseException:
@@ -282,84 +335,85 @@ class _Game:
                 self.explore()
                 while state.pending:
                     self.emit(moves.draw(state))
-            self.camps()
-            for group in self.groups:
-                if group[0] in self.programs:
-                    self.program_builds(group[0])
-                    continue
-                while (build := self.construction(group)) is not None:
-                    self.emit(build)
+            if self.streams is None:
+                self.builds_together()
+            else:
+                self.camps()
+                for player in self.players:
+                    self.builds(player)
             self.emit(self.harvest())
             if state.phase == "ending":
                 for seat in self.programs.values():
                     seat.reveal(state)
         self.emit(self.end())
 
+    def explore(self) -> None:
+        """One turn's picks, played in seat order: every seat decides at once (D4), or (one
+        stream) each seat's policy in turn."""
+        state = self.state
+        if self.streams is None:
+            for player in self.players:
+                if self.policy[player] is random_policy:  # its choice without the list (random_pick)
+                    self.emit(random_pick(state, player, self.rng))
+                    continue
+                self.emit(self.ask(player, moves.picks(state, player), f"{player}'s pick"))
+            return
+        for seat in self.programs.values():
+            seat.hand(state)
+        chosen = self.decide("pick", {p: moves.picks(state, p) for p in self.players}, "{}'s pick")
+        for player in self.players:
+            self.emit(chosen[player])
+
+    def camps(self) -> None:
+        """The camps first, in ascending priority (C7): each camp's owner asked once, with
+        that camp's builds and ``None`` (keep it)."""
+        state = self.state
+        camps = sorted(
+            (CARDS[c].priority, p, c)
+            for p in self.players
+            for c, n in state.supply[p].items()
+            if n > 0 and CARDS[c].kind == "camp"
+        )
+        for _, p, c in camps:
+            build = self.decide("camp", {p: [*moves.builds(state, p, c), None]}, "{}'s camp " + c)[p]
+            if build is not None:
+                self.emit(build)
+
+    def builds(self, player: str) -> None:
+        """A seat's builds after the camps, asked again after each until it answers ``None``."""
+        state = self.state
+        while True:
+            options: list[Choice] = [b for b in moves.builds(state, player) if CARDS[b.card].kind != "camp"]
+            build = self.decide("build", {player: [*options, None]}, "the construction of {}")[player]
+            if build is None:
+                return
+            self.emit(build)
+
+    def builds_together(self) -> None:
+        """(One stream) each policy's builds, for all its seats together, camps among them."""
+        for group in self.groups:
+            while (build := self.construction(group)) is not None:
+                self.emit(build)
+
     def construction(self, group: list[str]) -> Choice:
-        """The next build of ``group``'s policy, or None once it places nothing more or no build
-        is left. The bundled ``random`` chooses without the list of builds (``random_build``)."""
+        """(One stream) the next build of ``group``'s policy, or None once it places nothing more
+        or no build is left. The bundled ``random`` chooses without the list of builds (``random_build``)."""
         state = self.state
         if self.policy[group[0]] is random_policy:
             return random_build(state, group, self.rng)
         options = [build for p in group for build in moves.builds(state, p)]
         return self.ask(group[0], [*options, None], f"the construction of {', '.join(group)}") if options else None
 
-    def explore(self) -> None:
-        """One turn's picks: the programs asked at once (they think in parallel), then the policies;
-        every pick played in seat order."""
-        state = self.state
-        asks = []
-        for p, seat in self.programs.items():
-            seat.hand(state)
-            asks.append((seat, "pick", moves.picks(state, p)))
-        chosen = dict(zip(self.programs, decide(state, asks, len(self.events) + 1))) if asks else {}
-        for player in self.players:
-            if player in chosen:
-                self.emit(chosen[player])
-            elif self.policy.get(player) is random_policy:  # its choice without the list (random_pick)
-                self.emit(random_pick(state, player, self.rng))
-            else:
-                self.emit(self.ask(player, moves.picks(state, player), f"{player}'s pick"))
-
-    def camps(self) -> None:
-        """The camps of program seats first, in ascending priority (C7): each asked once."""
-        state = self.state
-        camps = sorted(
-            (CARDS[c].priority, p, c)
-            for p in self.programs
-            for c, n in state.supply[p].items()
-            if n > 0 and CARDS[c].kind == "camp"
-        )
-        for _, p, c in camps:
-            options: list[Choice] = [*moves.builds(state, p, c), None]
-            (build,) = decide(state, [(self.programs[p], "camp", options)], len(self.events) + 1)
-            if build is not None:
-                self.emit(build)
-
-    def program_builds(self, player: str) -> None:
-        """A program seat's builds (its camps were asked before), asked again until it answers null."""
-        state = self.state
-        while True:
-            options: list[Choice] = [b for b in moves.builds(state, player) if CARDS[b.card].kind != "camp"]
-            (build,) = decide(state, [(self.programs[player], "build", [*options, None])], len(self.events) + 1)
-            if build is None:
-                return
-            self.emit(build)
-
     def harvest(self) -> Harvest:
+        """The harvest, with the declarations of every trading post's owner, asked at once."""
         state = self.state
-        declared = {}
         posts = moves.trading_posts(state)
-        asks = [(self.programs[p], "harvest", moves.declarations(state, p)) for p in posts if p in self.programs]
-        chosen: dict[str, Choice] = {}
-        if asks:
-            chosen = dict(zip([s.player for s, _, _ in asks], decide(state, asks, len(self.events) + 1)))
+        chosen = self.decide(
+            "harvest", {p: moves.declarations(state, p) for p in posts}, "{}'s trading post declarations"
+        )
+        declared = {}
         for p in posts:
-            answer = (
-                chosen[p]
-                if p in chosen
-                else self.ask(p, moves.declarations(state, p), f"{p}'s trading post declarations")
-            )
+            answer = chosen[p]
             assert isinstance(answer, Harvest)
             declared.update(answer.trading_posts)
         after = apply(state, Harvest(round=state.round, trading_posts=declared))[0]
@@ -367,39 +421,46 @@ class _Game:
         return Harvest(round=state.round, trading_posts=declared, expect=expect)
 
     def end(self) -> End:
+        """The end, with every copier's choices (E7): under R3 ``forbidden`` each one's part
+        asked at once; under ``follow`` one at a time in seat order, each offered only the
+        parts that keep the whole legal."""
         state = self.state
         options = moves.ends(state)
         copies: dict[str, dict[Any, Any]] = {}
-        follow = state.rulings.copy_of_copy == "follow"
-        at_once = [] if follow else [p for p in self.programs if own_parts(options, p, {})]
-        if at_once:  # R3 forbidden: each copier's choices stand alone, asked of all at once
-            asks = [(self.programs[p], "end", own_parts(options, p, {})) for p in at_once]
-            for answer in decide(state, asks, len(self.events) + 1):
-                assert isinstance(answer, End)
-                copies.update(answer.copies)
-        for group in self.groups:
-            if group[0] in self.programs:
-                if not follow:
-                    continue
-                mine = own_parts(options, group[0], copies)  # R3 follow: only what keeps the whole legal
-                if mine:
-                    (answer,) = decide(state, [(self.programs[group[0]], "end", mine)], len(self.events) + 1)
-                    assert isinstance(answer, End)
-                    copies.update(answer.copies)
-                continue
-            if len(self.groups) == 1:
-                mine = options
-            else:  # this policy's seats' part of each legal set of choices (E7: each player's own)
-                parts = {msgspec.json.encode(part): part for end in options if (part := _part(end, group)).copies}
-                if not parts:
-                    continue
-                mine = list(parts.values())
-            chosen = self.ask(group[0], mine, f"the copy choices of {', '.join(group)}")
-            assert isinstance(chosen, End)
-            copies.update(chosen.copies)
+        if self.streams is None:
+            for group in self.groups:
+                copies.update(self.group_copies(group, options))
+        elif state.rulings.copy_of_copy == "follow":
+            for p in self.players:
+                if mine := own_parts(options, p, copies):
+                    copies.update(self._copies(self.decide("end", {p: mine}, "the copy choices of {}")))
+        else:
+            asks = {p: mine for p in self.players if (mine := own_parts(options, p, {}))}
+            copies.update(self._copies(self.decide("end", asks, "the copy choices of {}")))
         after = apply(state, End(copies=copies))[0]
         assert after.final is not None
         return End(copies=copies, expect={p: after.final.players[p].total for p in self.players})
+
+    @staticmethod
+    def _copies(chosen: dict[str, Choice]) -> dict[str, dict[Any, Any]]:
+        copies: dict[str, dict[Any, Any]] = {}
+        for answer in chosen.values():
+            assert isinstance(answer, End)
+            copies.update(answer.copies)
+        return copies
+
+    def group_copies(self, group: list[str], options: Sequence[End]) -> dict[str, dict[Any, Any]]:
+        """(One stream) the copy choices of a policy's seats, together: its part of each legal end."""
+        if len(self.groups) == 1:
+            mine = list(options)
+        else:  # this policy's seats' part of each legal set of choices (E7: each player's own)
+            parts = {msgspec.json.encode(part): part for end in options if (part := _part(end, group)).copies}
+            if not parts:
+                return {}
+            mine = list(parts.values())
+        chosen = self.ask(group[0], mine, f"the copy choices of {', '.join(group)}")
+        assert isinstance(chosen, End)
+        return dict(chosen.copies)
 
 
 def _index_of(move: object, options: Sequence[Choice]) -> int | None:

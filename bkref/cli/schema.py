@@ -25,13 +25,17 @@ def schema(
     standings: Annotated[
         bool, typer.Option("--standings", help="The schema of bkref standings --format json instead.")
     ] = False,
+    tournament: Annotated[
+        bool,
+        typer.Option("--tournament", help="The schema of a tournament's standings (bkref standings --format json)."),
+    ] = False,
     view: Annotated[bool, typer.Option("--view", help="The schema of one player's view instead.")] = False,
     seen: Annotated[
         bool, typer.Option("--seen", help="The schema of a seen event (bkref replay --as P --format seen) instead.")
     ] = False,
 ) -> None:
-    """Print the JSON Schema of the bkref/1 log format (or of scores, standings, a player's view or
-    seen events), generated from the types.
+    """Print the JSON Schema of the bkref/1 log format (or of scores, standings, a tournament's
+    standings, a player's view or seen events), generated from the types.
 
     The committed copies are in schemas/: bkref schema -o schemas/bkref-1.schema.json
     rewrites one.
@@ -42,6 +46,7 @@ def schema(
     chosen = {
         "--score": (score, schemas.score_schema),
         "--standings": (standings, schemas.standings_schema),
+        "--tournament": (tournament, schemas.tournament_schema),
         "--view": (view, schemas.view_schema),
         "--seen": (seen, schemas.seen_schema),
     }

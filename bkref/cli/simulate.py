@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from bkref.cli.app import app, fail, write_output
+from bkref.io.diagnostics import printable
 
 if TYPE_CHECKING:
     from bkref.bots.errors import OptionError
     from bkref.bots.seats import BotOptions
+    from bkref.cli.games import Existing
 
 
 @app.command(short_help="Play legal games from a seed and write their logs.")
@@ -82,6 +84,15 @@ def simulate(
         str | None,
         typer.Option("--deck", metavar="LOG", help="Deal the deck of LOG's game event instead of a shuffled one."),
     ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume", help="With --games, keep the games already written in DIR (checked) and play the rest."
+        ),
+    ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="With --games, play every game again over the files already in DIR.")
+    ] = False,
 ) -> None:
     """Play a complete legal game from a seed and write its bkref/1 log; or, with --games, many.
 
@@ -97,18 +108,21 @@ def simulate(
     from bkref.bots.errors import OptionError, PolicyError
     from bkref.bots.seats import BotOptions
     from bkref.bots.simulate import simulate, to_jsonl
-    from bkref.io.diagnostics import printable
 
     specs = policy or ["random"]
-    signal.signal(signal.SIGTERM, _terminated)  # so that every bot process is stopped on the way out
+    stop_bots_on_sigterm()
     try:
         game = parse_options(players, seed, specs)
         if bot_logs is not None:
+            from bkref.cli.games import make_folder
+
             make_folder(Path(bot_logs))
         bots = BotOptions(ms=move_time, max_faults=max_faults, logs=bot_logs)
         if games is None:
             if jobs > 1:
                 raise fail("-j is for --games: one game is played in one process")
+            if resume or force:
+                raise fail("--resume and --force are for --games: one game is written as -o says")
             dealt = None if deck is None else deck_of(deck)
             write_output(to_jsonl(simulate(*game, bots=bots, deck=dealt)), output)
             return
@@ -116,7 +130,7 @@ def simulate(
             raise fail("--deck deals one game: it is not for --games")
         if output == "-":
             raise fail("--games writes one file per game: give the folder with -o DIR")
-        write_games(game, games, Path(output), jobs, bots)
+        write_games(game, games, Path(output), jobs, bots, existing(resume, force))
     except OptionError as error:  # --players is a whole number by then
         raise fail(worded(error, int(players or 0))) from None
     except PolicyError as error:
@@ -163,17 +177,13 @@ def worded(error: OptionError, players: int) -> str:
     return f"--{error.parameter} must be {error.accepted}, not {error.value!r}"
 
 
-def _terminated(signum: int, frame: object) -> None:
-    """SIGTERM: leave as Ctrl-C does, through every ``finally`` (the bots are stopped)."""
-    raise SystemExit(128 + signum)
+def stop_bots_on_sigterm() -> None:
+    """SIGTERM leaves as Ctrl-C does, through every ``finally``: every bot process is stopped on the way out."""
 
+    def terminated(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
 
-def make_folder(folder: Path) -> None:
-    """Make ``folder`` if missing (not its parents); ``fail`` if it cannot be made."""
-    try:
-        folder.mkdir(exist_ok=True)  # the folder asked for, not its parents
-    except OSError as error:
-        raise fail(f"cannot make the folder {folder}: {error.strerror or error}") from None
+    signal.signal(signal.SIGTERM, terminated)
 
 
 def deck_of(path: str) -> list[str]:
@@ -199,19 +209,30 @@ def deck_of(path: str) -> list[str]:
     return event.deck
 
 
+def existing(resume: bool, force: bool) -> Existing:
+    """What ``--resume`` and ``--force`` say to do with the files already at the games' names."""
+    from bkref.cli.games import Existing
+
+    if resume and force:
+        raise fail("--resume and --force cannot be used together: keep the games written, or play them again")
+    return Existing.resume if resume else Existing.force if force else Existing.refuse
+
+
 def write_games(
-    game: tuple[int, int, list[str]], games: int, folder: Path, jobs: int, bots: BotOptions | None = None
+    game: tuple[int, int, list[str]], games: int, folder: Path, jobs: int, bots: BotOptions, mode: Existing
 ) -> None:
-    """Play ``games`` games from ``game``'s seed on, in ``jobs`` processes, one file each in ``folder``."""
-    from bkref.bots.simulate import tournament
-    from bkref.io.diagnostics import printable
+    """Play ``games`` games from ``game``'s seed on, in ``jobs`` processes, one file each in
+    ``folder`` (``bkref.cli.games``: the tournament runner's, for one line-up)."""
+    from bkref.bots.tournament import simulate_jobs
+    from bkref.cli.games import write_games as write
+    from bkref.io.batch import Local
     from bkref.views.progress import progress
 
-    make_folder(folder)
-    names = []
+    planned = simulate_jobs(*game, games)
+    kept = 0
     with progress(games, "simulate") as advance:
-        for name, log in tournament(game, games, jobs, bots):
-            write_output(log, str(folder / name))
-            names.append(name)
+        for _, was_kept in write(planned, folder, Local(jobs), bots, mode):
+            kept += was_kept
             advance()
-    print(printable(f"wrote {games} games to {folder}: {names[0]} to {names[-1]}"))
+    before = f" ({kept} kept from before)" if kept else ""
+    print(printable(f"wrote {games} games to {folder}{before}: {planned[0].name} to {planned[-1].name}"))

@@ -54,7 +54,8 @@ def standings(
     from bkref.io.referee import Report, check, log_paths
     from bkref.io.sources import STDIN
     from bkref.io.standings import exit_status, to_csv, to_json
-    from bkref.io.standings import standings as standings_of
+    from bkref.io.tournament import TournamentStandings, ended_of
+    from bkref.io.tournament import standings as standings_of
     from bkref.views.progress import progress
 
     logs: list[Path | Report] = []
@@ -66,15 +67,23 @@ def standings(
             logs.append(item)
     if refused:
         raise refused[-1]
+    try:
+        ended = ended_of(paths[0]) if len(paths) == 1 and paths[0].is_dir() else None
+    except ValueError as error:
+        raise fail(str(error)) from None
     if STDIN in paths:  # standard input is read here, once, as validate reads it
         logs = [check(sys.stdin, "-") if item == STDIN else item for item in logs]
         jobs, dask = 1, None
     with on_runner(jobs, dask, dask_timeout) as run, progress(len(logs), "standings") as advance:
-        result = standings_of(logs, include_illegal, run, advance)
-    if output is StandingsFormat.text:
+        result = standings_of(logs, include_illegal, run, advance, ended)
+    if isinstance(result, TournamentStandings):
+        from bkref.views.tournamentview import write_report
+
+        write_report(result, output.value, sys.stdout)
+    elif output is StandingsFormat.text:
         from bkref.views.standingsview import show
 
         show(result, sys.stdout)
     else:
         sys.stdout.write(to_json(result) if output is StandingsFormat.json else to_csv(result))
-    raise typer.Exit(exit_status(result))
+    raise typer.Exit(exit_status(result.games))

@@ -17,12 +17,12 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 
 from bkref.game.engine import State, Violation
-from bkref.game.events import Build, Draw, Event, Pick, event_type
+from bkref.game.events import Build, Draw, Event, Game, Pick, event_type
 from bkref.game.flow import gap_players, is_gap
 from bkref.io.diagnostics import Diagnostic, exit_status, rules_status
 from bkref.io.logfile import LineReader, Problem, decode_run
@@ -42,7 +42,8 @@ class Step(NamedTuple):
 @dataclass
 class Report:
     """The outcome of checking one log: its problems, in ``diagnostics`` but for those handed
-    over as they were found (``check``'s ``on_diagnostic``), counted by rule in ``handed``."""
+    over as they were found (``check``'s ``on_diagnostic``), counted by rule in ``handed``;
+    ``meta``, the game event's (what made the log: a tournament's game says its deal and bots)."""
 
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -51,6 +52,7 @@ class Report:
     complete: bool = False
     where: str = "before the game event"
     handed: dict[str, int] = field(default_factory=dict)
+    meta: dict[str, Any] | None = None
 
     @property
     def rules(self) -> Counter[str]:
@@ -118,6 +120,7 @@ class _Run:
         self.deck: str | None = None  # the first problem that put the deck's position in doubt
         self.misdealt: tuple[int, str] | None = None  # the round of the last D1, and its cause
         self.skipped: tuple[str, int] | None = None  # the cause of the last event not read or played, its line
+        self.meta: dict[str, Any] | None = None  # the game event's meta
 
     def _found(self, line: int, event: Event, violations: list[Violation]) -> list[Diagnostic]:
         """The diagnostics of an event that broke rules, each pointing to the problem it follows from."""
@@ -244,6 +247,8 @@ class _Run:
                 finally:  # also when the consumer stops at a yield
                     self.events += played
                 at += len(events)
+                if not last and isinstance(events[0], Game):  # the first event read is the game event
+                    self.meta = events[0].meta
                 if not last and state.phase == "setup":
                     return  # the game event is unusable (S1, F1): nothing after it can be checked
                 last = line
@@ -375,7 +380,7 @@ def check(
                     on_diagnostic(found)  # type: ignore[arg-type]
     except OSError as error:
         diagnostics.append(Diagnostic(report.path, 0, None, "F1", unreadable(error)))
-    report.events = run.events
+    report.events, report.meta = run.events, run.meta
     report.complete, report.where = state.complete, state.where()
     if not keep_state:
         report.state = None

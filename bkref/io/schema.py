@@ -3,9 +3,10 @@
 ``log_schema`` describes one line of a ``bkref/1`` log (``bkref.game.events``),
 ``score_schema`` the output of ``bkref score --format json`` (``bkref.io.breakdown``),
 ``standings_schema`` that of ``bkref standings --format json`` (``bkref.io.standings``),
+``tournament_schema`` that of a tournament's standings (``bkref.io.tournament``),
 ``view_schema`` and ``seen_schema`` what one player sees: the view of a position and the
 seen events (``bkref.game.seen``).
-``bkref schema`` prints them (``--score``, ``--standings``, ``--view``, ``--seen``).
+``bkref schema`` prints them (``--score``, ``--standings``, ``--tournament``, ``--view``, ``--seen``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from bkref.game.events import FORMAT, Event
 from bkref.game.seen import SEEN_FORMAT, VIEW_FORMAT, SeenEvent, SeenView
 from bkref.io.breakdown import SCORE_FORMAT, Breakdown
 from bkref.io.standings import STANDINGS_FORMAT, Standings
+from bkref.io.tournament import TOURNAMENT_STANDINGS_FORMAT, TournamentStandings
 
 
 def document(schema: dict[str, Any], title: str, description: str) -> str:
@@ -57,6 +59,18 @@ def standings_schema() -> str:
         f"{STANDINGS_FORMAT} standings",
         "Many bkref/1 games at once: each game's verdict and scores, then wins and scores by player, "
         "seat and parchment over the games counted (bkref standings --format json).",
+    )
+
+
+def tournament_schema() -> str:
+    """The schema of a tournament's standings (``bkref standings --format json`` of a
+    tournament's folder), as stable JSON text."""
+    return document(
+        msgspec.json.schema(TournamentStandings),
+        f"{TOURNAMENT_STANDINGS_FORMAT} tournament standings",
+        "The games of a bkref tournament, by bot: win shares and margins with 95 % intervals, the "
+        "candidate's paired difference, head to head and ratings (bkref standings --format json of "
+        "a tournament's folder).",
     )
 
 

@@ -23,18 +23,15 @@ import csv
 import io
 import statistics
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Literal
+from typing import Final, Literal, Protocol
 
 import msgspec
 
 from bkref.io.diagnostics import EXIT_ILLEGAL, EXIT_LEGAL, EXIT_UNREADABLE, Diagnostic, json_printable, printable
 from bkref.io.referee import Report, check
-
-if TYPE_CHECKING:
-    from bkref.io.batch import Runner
 
 STANDINGS_FORMAT: Final = "bkref-standings/1"
 
@@ -126,13 +123,23 @@ class Standings(msgspec.Struct):
     parchments: list[CardStanding]
 
 
+class Counted(Protocol):
+    """A game's record, by player or by bot (``bkref.io.tournament``): its verdict, and whether it has a final score."""
+
+    @property
+    def status(self) -> Status: ...
+
+    @property
+    def scored(self) -> bool: ...
+
+
 _STATUS: Final[dict[int, Status]] = {EXIT_LEGAL: "legal", EXIT_ILLEGAL: "illegal"}
 
 
-def exit_status(standings: Standings) -> int:
+def exit_status(records: Iterable[Counted]) -> int:
     """The status ``validate`` gives the same logs: 0 all legal, 1 an illegal game, 2 an unreadable one."""
     codes = {status: code for code, status in _STATUS.items()}
-    return max((codes.get(game.status, EXIT_UNREADABLE) for game in standings.games), default=EXIT_LEGAL)
+    return max((codes.get(record.status, EXIT_UNREADABLE) for record in records), default=EXIT_LEGAL)
 
 
 def record_of(report: Report) -> GameRecord:
@@ -168,7 +175,7 @@ def game_record(item: Path | Report) -> GameRecord:
     return record_of(item if isinstance(item, Report) else check(item))
 
 
-def counts(record: GameRecord, include_illegal: bool) -> bool:
+def counts(record: Counted, include_illegal: bool) -> bool:
     """Whether ``record`` is counted in the aggregates: a legal game with a final score, or
     with ``include_illegal`` an illegal one. An unreadable game never is, even with a
     final score: a line of it could not be read at all, so that score is not the game's."""
@@ -235,21 +242,8 @@ def aggregate(records: list[GameRecord], include_illegal: bool) -> Standings:
     )
 
 
-def standings(
-    paths: Sequence[Path | Report], include_illegal: bool, run: Runner, advance: Callable[[], None]
-) -> Standings:
-    """The standings of the logs at ``paths``: one record per log made by ``run`` (this
-    process, processes or a cluster), then reduced there; ``advance`` is called after
-    each record."""
-    records = []
-    for record in run.map(game_record, paths):
-        records.append(record)
-        advance()
-    return run.reduce(aggregate, records, include_illegal)
-
-
-def to_json(standings: Standings) -> str:
-    """``bkref standings --format json``: one pretty-printed JSON object."""
+def to_json(standings: msgspec.Struct) -> str:
+    """``bkref standings --format json``: one pretty-printed JSON object (of a tournament too)."""
     return json_printable(msgspec.json.format(msgspec.json.encode(standings).decode(), indent=2)) + "\n"
 
 

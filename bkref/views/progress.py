@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
+from bkref.io.diagnostics import printable
+
 DELAY = 1.0
 """Seconds a run lasts before its bar shows: a quick run prints no bar at all."""
 
@@ -33,7 +35,7 @@ def shown(stream: TextIO) -> bool:
     return stream.isatty() and not os.environ.get("CI")
 
 
-def _nothing() -> None:
+def _nothing(note: str | None = None) -> None:
     pass
 
 
@@ -72,9 +74,12 @@ class _Above(io.TextIOBase):
 
 
 @contextmanager
-def progress(total: int, label: str, *, stream: TextIO | None = None) -> Iterator[Callable[[], None]]:
+def progress(
+    total: int, label: str, *, stream: TextIO | None = None, noted: bool = False
+) -> Iterator[Callable[..., None]]:
     """A bar of ``total`` steps named ``label`` on ``stream`` (standard error); yields the
-    function to call after each step."""
+    function to call after each step. With ``noted``, the bar ends with a note that each
+    call may change (``advance("leader: greedy")``)."""
     stream = sys.stderr if stream is None else stream
     if not shown(stream):
         yield _nothing
@@ -98,12 +103,13 @@ def progress(total: int, label: str, *, stream: TextIO | None = None) -> Iterato
         TextColumn("elapsed,"),
         TimeRemainingColumn(),
         TextColumn("left"),
+        *([TextColumn("{task.fields[note]}")] if noted else []),
         console=Console(file=stream, highlight=False),
         transient=True,
         redirect_stdout=False,
         redirect_stderr=False,
     )
-    task = bar.add_task(label, total=total)
+    task = bar.add_task(label, total=total, note="")
     # standard output is held too when it shares the terminal, so that the lines keep their order
     streams = [_Above(stream, None), *([_Above(sys.stdout, None)] if sys.stdout.isatty() else [])]
     held: list[str] = []
@@ -118,9 +124,12 @@ def progress(total: int, label: str, *, stream: TextIO | None = None) -> Iterato
         if whole or _:
             bar.console.print(Text.from_ansi(whole), soft_wrap=True)
 
-    def advance() -> None:
+    def advance(note: str | None = None) -> None:
         nonlocal released
-        bar.advance(task)
+        if note is None:
+            bar.advance(task)
+        else:
+            bar.update(task, advance=1, note=printable(note))
         now = time.monotonic()
         if streams[0].held is None:
             if now < shows_at:

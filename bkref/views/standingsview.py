@@ -16,6 +16,7 @@ from rich.text import Text
 from bkref.game.words import count
 from bkref.io.diagnostics import printable
 from bkref.io.standings import GameRecord, PlayerStanding, Standings, counts
+from bkref.io.tournament import TournamentRecord, TournamentStandings
 from bkref.views.terminal import console, emit, listing, table
 
 NUMBERS = frozenset({"Games", "Wins", "Win %", "Fair", "Mean", "Median", "Min", "Max", "Harvest", "Parchments"})
@@ -61,12 +62,12 @@ def spread(s: PlayerStanding, low: int, high: int, width: int = BAR) -> str:
     return "".join(line).rstrip()
 
 
-def _result(record: GameRecord) -> str:
+def result_of(record: GameRecord | TournamentRecord) -> str:
     """A game's result: its status, and its first problem's rule and line with how many more.
 
     >>> from bkref.io.diagnostics import Diagnostic
     >>> first = Diagnostic("g.jsonl", 3, "pick", "D2", "ann keeps J10, which is not in ann's hand")
-    >>> _result(GameRecord("g.jsonl", "illegal", 6, first, ["ann", "bob"], [], []))
+    >>> result_of(GameRecord("g.jsonl", "illegal", 6, first, ["ann", "bob"], [], []))
     'illegal: D2 line 3, 5 more problems'
     """
     problem = record.first_problem
@@ -77,14 +78,23 @@ def _result(record: GameRecord) -> str:
     return f"{record.status}: {problem.rule}{where}{more}"
 
 
-def _games(standings: Standings) -> Text:
-    folders = [os.path.dirname(r.file) for r in standings.games]
+def common_folder(files: list[str]) -> str:
+    """The folder that holds all of ``files``, to name them from (empty for one file, or none).
+
+    >>> common_folder(["cup/a.jsonl", "cup/b/c.jsonl"]), common_folder(["a.jsonl", "/cup/b.jsonl"])
+    ('cup', '')
+    """
+    folders = [os.path.dirname(f) for f in files]
     same_kind = len({os.path.isabs(f) for f in folders}) == 1  # a common folder of relative and absolute paths: none
-    folder = os.path.commonpath(folders) if len(folders) > 1 and same_kind else ""
+    return os.path.commonpath(folders) if len(folders) > 1 and same_kind else ""
+
+
+def _games(standings: Standings) -> Text:
+    folder = common_folder([r.file for r in standings.games])
     rows: list[tuple[list[str], str | None]] = []
     for r in standings.games:
         style = None if counts(r, standings.include_illegal) else "dim"
-        left = [printable(os.path.relpath(r.file, folder) if folder else r.file), f"  {_result(r)}"]
+        left = [printable(os.path.relpath(r.file, folder) if folder else r.file), f"  {result_of(r)}"]
         left += [""] * (len(r.seats) - len(left))
         cells = [
             [
@@ -182,9 +192,9 @@ def _parchments(standings: Standings) -> Table:
     return made
 
 
-def header(standings: Standings) -> str:
+def header(standings: Standings | TournamentStandings, title: str = "Standings") -> str:
     """The first line: how many games were read, counted and left out."""
-    line = f"Standings of {count(len(standings.games), 'game')}: {standings.counted} counted"
+    line = f"{title} of {count(len(standings.games), 'game')}: {standings.counted} counted"
     if standings.left_out:
         reason = "unreadable or unfinished" if standings.include_illegal else "illegal, unreadable or unfinished"
         line += f", {standings.left_out} left out ({reason})"

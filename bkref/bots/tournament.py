@@ -1,0 +1,240 @@
+"""Tournaments: schedules of games that tell which bot is better, and the runner that plays them.
+
+A tournament plays bots (``Bot``: a name and a policy of ``bkref.bots.policies.load``, or a
+``cmd:`` program) on deals (``Deal``: the deck of a seed, or of an existing log) by one of
+three schedules (``schedule``); the *line-up* is the bots in the order given, repeated to
+fill the seats:
+
+- ``rotate``: each deal played once for every rotation of the line-up over the seats, so
+  that every bot sits in every seat of every deal;
+- ``candidate``: each deal played with the candidate in every seat (the other seats held by
+  the baselines, the other bots, as in the control game), then the ``control`` game of
+  the baselines alone on the same deal: the candidate's score minus the control's in the
+  same seat is the paired difference, free of the deal's luck and the seat's;
+- ``random``: each deal played once, the line-up in an order of seats drawn from the deal.
+
+Every game is played with a random stream of its own for each seat, derived from the
+deal, the seat and the seat's policy (``bkref.bots.simulate.play``): a bot's choices do not
+depend on which bots share its game, and a bot against itself on the ``candidate``
+schedule plays the control game again, move for move.
+
+A ``Job`` is one game to play and the name of its file; ``run`` plays jobs in order, in
+this process, in processes or on a Dask cluster (``bkref.io.batch``), each game's log the
+same wherever it is played; games with bot programs are played in this process, each
+program's process reused from one game to the next. ``simulate_jobs`` makes the jobs of
+``bkref simulate --games``: a tournament of one line-up, played the same way.
+
+>>> bots = [Bot("new", "greedy"), Bot("old", "random")]
+>>> [(job.name, list(job.seats.values())) for job in schedule("candidate", 2, bots, seed_deals(7, 1), "new")]
+[('game-000001-deal-000001-candidate-seat-1.jsonl', ['greedy', 'random']), \
+('game-000002-deal-000001-candidate-seat-2.jsonl', ['random', 'greedy']), \
+('game-000003-deal-000001-control.jsonl', ['random', 'random'])]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+from collections.abc import Generator, Sequence
+from typing import Any, Final
+
+import msgspec
+
+from bkref.bots.errors import OptionError
+from bkref.bots.seats import BotOptions, ProgramSeat, is_program
+from bkref.bots.simulate import PLAYER_IDS, deal_key, game_name, play, shuffled_deck, simulate, to_jsonl
+from bkref.io.batch import Runner
+from bkref.io.tournament import Schedule
+
+SCHEDULES: Final[tuple[Schedule, ...]] = ("rotate", "candidate", "random")
+NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+"""A bot's name: a letter or digit, then up to 39 letters, digits, ``_``, ``.`` or ``-``."""
+
+
+class Bot(msgspec.Struct, frozen=True):
+    """A bot of a tournament: its ``name`` (in the standings) and its ``policy``."""
+
+    name: str
+    policy: str
+
+
+def parse_bot(text: str) -> Bot:
+    """``NAME=POLICY`` as a ``Bot``; ``OptionError`` when it is not written so.
+
+    >>> parse_bot("new=cmd:python3 my_bot.py")
+    Bot(name='new', policy='cmd:python3 my_bot.py')
+    >>> parse_bot("greedy")
+    Traceback (most recent call last):
+    ...
+    bkref.bots.errors.OptionError: bot must be NAME=POLICY (a name of letters, digits, _ . -), not 'greedy'
+    """
+    name, equals, policy = text.partition("=")
+    if not equals or not NAME.fullmatch(name) or not policy:
+        raise OptionError("bot", text, "NAME=POLICY (a name of letters, digits, _ . -)")
+    return Bot(name, policy)
+
+
+class Deal(msgspec.Struct, frozen=True):
+    """A deal: its ``number`` in the tournament (1 is the first), its deck, and where the deck
+    came from: a ``seed`` (the deck ``bkref simulate --seed`` deals), or the log ``source``."""
+
+    number: int
+    deck: list[str]
+    seed: int | None = None
+    source: str | None = None
+
+    @property
+    def key(self) -> str:
+        """What names the deal in the seats' random streams (``bkref.bots.simulate.deal_key``)."""
+        return deal_key(self.seed, self.deck)
+
+
+def seed_deals(first: int, count: int) -> list[Deal]:
+    """The deals of the seeds ``first`` to ``first + count - 1``."""
+    return [
+        Deal(n, shuffled_deck(random.Random(seed)), seed=seed) for n, seed in enumerate(range(first, first + count), 1)
+    ]
+
+
+class Job(msgspec.Struct, frozen=True):
+    """One game to play: the ``name`` of its file, its ``players`` and ``policies`` (one for
+    every seat, or one per seat), its deck and the game event's ``meta``. ``deal`` is the
+    deal's key (``Deal.key``): each seat on its own stream; None for a game of ``bkref
+    simulate``, played from ``seed`` alone as ``simulate(players, seed, policies)`` plays it."""
+
+    name: str
+    players: int
+    policies: list[str]
+    meta: dict[str, Any]
+    deck: list[str] | None = None
+    seed: int | None = None
+    deal: str | None = None
+
+    @property
+    def seats(self) -> dict[str, str]:
+        """Each seat's policy."""
+        return dict(zip(PLAYER_IDS[: self.players], lineup(self.policies, self.players)))
+
+
+def lineup(bots: Sequence[str], players: int) -> list[str]:
+    """The bots in order, repeated to fill ``players`` seats.
+
+    >>> lineup(["a", "b"], 4), lineup(["a", "b", "c"], 2)
+    (['a', 'b', 'a', 'b'], ['a', 'b'])
+    """
+    return [bots[i % len(bots)] for i in range(players)]
+
+
+def check_schedule(kind: str, players: int, bots: Sequence[Bot], candidate: str | None) -> None:
+    """``OptionError`` when the schedule cannot be made: its kind, the bots' names (each once),
+    and the candidate (one of the bots, and required by ``candidate``)."""
+    if kind not in SCHEDULES:
+        raise OptionError("schedule", kind, "rotate, candidate or random")
+    if players not in (2, 3, 4):
+        raise OptionError("players", players, "2, 3 or 4")
+    names = [bot.name for bot in bots]
+    if not names:
+        raise OptionError("bot", "", "given at least once, NAME=POLICY")
+    for name in names:
+        if names.count(name) > 1:
+            raise OptionError("bot", name, "a name given once")
+    if candidate is not None and candidate not in names:
+        raise OptionError("candidate", candidate, f"one of the bots ({', '.join(names)})")
+    if kind == "candidate" and (candidate is None or len(names) < 2):
+        raise OptionError(
+            "candidate", candidate, "one of two or more bots: the candidate schedule plays it against the others"
+        )
+
+
+def schedule(
+    kind: Schedule, players: int, bots: Sequence[Bot], deals: Sequence[Deal], candidate: str | None
+) -> list[Job]:
+    """Every game of the tournament, in schedule order: deal by deal, as the module says."""
+    check_schedule(kind, players, bots, candidate)
+    policies = {bot.name: bot.policy for bot in bots}
+    names = [bot.name for bot in bots]
+    games: list[tuple[Deal, str, int | None, list[str]]] = []
+    for deal in deals:
+        if kind == "rotate":
+            seats = lineup(names, players)
+            games += [(deal, "rotation", k, seats[-k:] + seats[:-k] if k else seats) for k in range(players)]
+        elif kind == "candidate":
+            control = lineup([name for name in names if name != candidate], players)
+            assert candidate is not None
+            games += [(deal, "candidate", s + 1, [*control[:s], candidate, *control[s + 1 :]]) for s in range(players)]
+            games.append((deal, "control", None, control))
+        else:
+            seats = lineup(names, players)
+            random.Random(f"bkref tournament seats {deal.key}").shuffle(seats)
+            games.append((deal, "random", None, seats))
+    jobs = []
+    for n, (deal, role, rotation, seats) in enumerate(games, 1):
+        what = {"rotation": f"-{rotation}", "candidate": f"-seat-{rotation}"}.get(role, "")
+        where: dict[str, Any] = {"seed": deal.seed} if deal.source is None else {"deck": deal.source}
+        meta = {
+            "generator": "bkref tournament",
+            **where,
+            "tournament": {
+                "schedule": kind,
+                "game": n,
+                "deal": deal.number,
+                "role": role,
+                "rotation": rotation,
+                "candidate": candidate,
+                "bots": dict(zip(PLAYER_IDS, seats)),
+                "policies": {name: policies[name] for name in dict.fromkeys(seats)},
+            },
+        }
+        name = f"game-{n:06d}-deal-{deal.number:06d}-{role}{what}.jsonl"
+        jobs.append(Job(name, players, [policies[s] for s in seats], meta, deal.deck, deal.seed, deal.key))
+    return jobs
+
+
+def simulate_jobs(players: int, first: int, policies: Sequence[str], games: int) -> list[Job]:
+    """The jobs of ``bkref simulate --games``: seeds ``first`` on, each game's file named by
+    ``game_name`` and holding what ``simulate(players, seed, policies)`` plays."""
+    shown = policies[0] if len(policies) == 1 else list(policies)
+    meta = {"generator": "bkref simulate", "policy": shown}
+    return [
+        Job(game_name(players, seed), players, list(policies), {**meta, "seed": seed}, seed=seed)
+        for seed in range(first, first + games)
+    ]
+
+
+def log_of_job(job: Job) -> str:
+    """The log of one job with no bot program (picklable: it maps onto processes or a cluster)."""
+    return to_jsonl(_played(job, None, None))
+
+
+def _played(job: Job, bots: BotOptions | None, seats: dict[str, ProgramSeat] | None) -> list[Any]:
+    if job.deal is None:
+        assert job.seed is not None
+        return simulate(job.players, job.seed, job.policies, bots=bots, seats=seats)
+    assert job.deck is not None
+    return play(job.seats, job.deck, job.meta, job.deal, bots=bots, seats=seats)
+
+
+def run(jobs: Sequence[Job], runner: Runner, bots: BotOptions | None = None) -> Generator[tuple[Job, str]]:
+    """Each job and its game's log, in order. Games without bot programs are played by
+    ``runner`` (this process, processes or a cluster: the same logs); with bot programs, in
+    this process, each program's process (one per seat and program) reused from one game to
+    the next, and all of them stopped when the run ends, however it ends."""
+    if not any(is_program(spec) for job in jobs for spec in job.policies):
+        yield from zip(jobs, runner.map(log_of_job, jobs))
+        return
+    options = bots or BotOptions()
+    pool: dict[tuple[str, str], ProgramSeat] = {}
+    try:
+        for job in jobs:
+            seats = {}
+            for player, spec in job.seats.items():
+                if is_program(spec):
+                    if (player, spec) not in pool:
+                        pool[player, spec] = ProgramSeat(spec, player, options)
+                    seats[player] = pool[player, spec]
+            yield job, to_jsonl(_played(job, options, seats))
+    finally:
+        for seat in pool.values():
+            with contextlib.suppress(Exception):  # one that will not stop must not keep the others running
+                seat.close()

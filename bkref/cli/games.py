@@ -1,0 +1,129 @@
+"""Writing the games of a run into a folder, for ``bkref simulate --games`` and ``bkref tournament``.
+
+Each game is written whole or not at all (``write_atomically``), in schedule order. A
+file already at a game's name is never overwritten unless the run is told what to do
+with it: ``--resume`` keeps it when it is the game the run would play (its ``game``
+event's ``meta`` is the job's, the bots' times aside, and the log is legal and complete)
+and plays the game again otherwise; ``--force`` plays every game again. A run stopped
+by Ctrl-C, a crash or a lost machine therefore goes on with ``--resume``, and the folder
+ends as an uninterrupted run leaves it, byte for byte (bot programs' times aside): the
+games are the same for the same jobs, and the temporary files a killed run left are
+removed.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Generator, Sequence
+from enum import StrEnum
+from pathlib import Path
+
+import msgspec
+
+from bkref.bots.seats import BotOptions
+from bkref.bots.tournament import Job, run
+from bkref.cli.app import fail, write_atomically
+from bkref.io.batch import Runner
+from bkref.io.diagnostics import printable
+
+
+class Existing(StrEnum):
+    """What a run does with files already at its games' names."""
+
+    refuse = "refuse"
+    resume = "resume"
+    force = "force"
+
+
+def make_folder(folder: Path) -> None:
+    """Make ``folder`` if missing (not its parents); ``fail`` if it cannot be made."""
+    try:
+        folder.mkdir(exist_ok=True)  # the folder asked for, not its parents
+    except OSError as error:
+        raise fail(f"cannot make the folder {folder}: {error.strerror or error}") from None
+
+
+def refuse_existing(folder: Path, names: Sequence[str], existing: Existing) -> None:
+    """``fail`` when a file is at one of ``names`` and the run was not told what to do with it."""
+    if existing is not Existing.refuse:
+        return
+    for name in names:
+        if (folder / name).exists() or (folder / name).is_symlink():
+            raise fail(
+                f"{folder / name} exists: --resume keeps the games already written and plays the rest, "
+                "--force plays them all again"
+            )
+
+
+def _temporaries(folder: Path, names: Sequence[str]) -> list[Path]:
+    """The temporary files that a run killed while writing one of ``names`` left in ``folder``."""
+    wanted = set(names)
+    pattern = re.compile(r"\.(.+)\.\d+-[0-9a-f]{8}\.tmp")
+    found = []
+    for path in folder.iterdir():
+        match = pattern.fullmatch(path.name)
+        if match and match[1] in wanted:
+            found.append(path)
+    return sorted(found)
+
+
+def kept(path: Path, job: Job) -> str | None:
+    """Why the file at ``path`` is not ``job``'s game, to be played again; None when it is kept."""
+    from bkref.game.events import Event, Game
+    from bkref.io.diagnostics import EXIT_LEGAL
+    from bkref.io.referee import check
+
+    try:
+        with open(path, "rb") as file:
+            first = file.readline(1 << 20)
+        game = msgspec.json.decode(first, type=Event)
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+        return "its game event cannot be read"
+    if not isinstance(game, Game) or {k: v for k, v in (game.meta or {}).items() if k != "bots"} != job.meta:
+        return "it is another game"
+    report = check(path)
+    if report.status != EXIT_LEGAL or report.state is None or report.state.final is None:
+        return "it is not a legal, complete game"
+    return None
+
+
+def write_games(
+    jobs: Sequence[Job],
+    folder: Path,
+    runner: Runner,
+    bots: BotOptions | None,
+    existing: Existing,
+) -> Generator[tuple[Job, bool]]:
+    """Play and write ``jobs`` into ``folder`` (made if missing), in order, as the module says;
+    yields each job once its file is there, and whether it was kept (``--resume``). Closing
+    the generator stops the run: no game after the last one yielded is written.
+    """
+    make_folder(folder)
+    names = [job.name for job in jobs]
+    refuse_existing(folder, names, existing)
+    for temporary in _temporaries(folder, names):
+        temporary.unlink(missing_ok=True)
+    keep: set[str] = set()
+    if existing is Existing.resume:
+        for job in jobs:
+            path = folder / job.name
+            if path.exists():
+                why = kept(path, job)
+                if why is None:
+                    keep.add(job.name)
+                else:
+                    print(printable(f"bkref: playing {path} again: {why}"), file=sys.stderr)
+    played = run([job for job in jobs if job.name not in keep], runner, bots)
+    try:
+        for job in jobs:
+            path = folder / job.name
+            if job.name not in keep:
+                _, log = next(played)
+                try:
+                    write_atomically(path, log.encode("utf-8"))
+                except OSError as error:
+                    raise fail(f"cannot write {path}: {error.strerror or error}") from None
+            yield job, job.name in keep
+    finally:
+        played.close()

@@ -1,0 +1,246 @@
+"""``bkref tournament``: play bots against each other on a fair schedule, then their standings."""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from enum import StrEnum
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from bkref.cli.app import DaskOption, DaskTimeoutOption, app, fail
+from bkref.cli.simulate import deck_of, existing, stop_bots_on_sigterm, worded
+from bkref.cli.standings import StandingsFormat
+
+
+class ScheduleChoice(StrEnum):
+    rotate = "rotate"
+    candidate = "candidate"
+    random = "random"
+
+
+if TYPE_CHECKING:
+    from bkref.bots.tournament import Deal
+    from bkref.cli.games import Existing
+    from bkref.io.tournament import Ended, Manifest, TournamentRecord
+
+
+@app.command(short_help="Play bots against each other on a fair schedule, then rate them.")
+def tournament(
+    players: Annotated[int, typer.Option("--players", metavar="N", help="2, 3 or 4 players.", show_default=False)],
+    bot: Annotated[
+        list[str],
+        typer.Option(
+            "--bot",
+            metavar="NAME=POLICY",
+            help="A bot: its name in the standings, and its policy (random, greedy, PKG.MODULE:FUNC, "
+            "path/to/file.py:FUNC or 'cmd:COMMAND ARGS...'). Once per bot, in line-up order.",
+            show_default=False,
+        ),
+    ],
+    output: Annotated[
+        str, typer.Option("--output", "-o", metavar="DIR", help="The folder for the games' logs.", show_default=False)
+    ],
+    schedule: Annotated[
+        ScheduleChoice,
+        typer.Option(
+            "--schedule",
+            metavar="SCHEDULE",
+            help="rotate (each deal once per rotation of the line-up over the seats), candidate (each deal with "
+            "--candidate in every seat, plus a control game of the others), or random (seats drawn per deal).",
+        ),
+    ] = ScheduleChoice.rotate,
+    candidate: Annotated[
+        str | None,
+        typer.Option("--candidate", metavar="NAME", help="The bot whose paired difference the standings give."),
+    ] = None,
+    deals: Annotated[
+        int | None,
+        typer.Option("--deals", metavar="K", min=1, help="How many deals (default 100; with --deck, all of them)."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", min=0, help="The first deal's seed.")] = 1,
+    deck: Annotated[
+        list[str] | None,
+        typer.Option("--deck", metavar="LOG|DIR", help="Deal the decks of these logs (a folder: its *.jsonl, sorted)."),
+    ] = None,
+    until_confident: Annotated[
+        bool,
+        typer.Option(
+            "--until-confident",
+            help="Stop after the first deal at which the candidate's paired difference is confident (95 %, "
+            "10 deals at least); else after --deals.",
+        ),
+    ] = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Go on with a stopped run: keep the games written (checked).")
+    ] = False,
+    force: Annotated[bool, typer.Option("--force", help="Play every game again over the files in DIR.")] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, metavar="N", help="Play in this many processes; same files.")
+    ] = 1,
+    dask: DaskOption = None,
+    dask_timeout: DaskTimeoutOption = 30,
+    move_time: Annotated[
+        int,
+        typer.Option("--move-time", metavar="MS", min=1, help="The milliseconds a bot program has for each decision."),
+    ] = 5000,
+    max_faults: Annotated[
+        int,
+        typer.Option(
+            "--max-faults",
+            metavar="N",
+            min=1,
+            help="After N faults of a bot program in one game, random plays its seat to the end.",
+        ),
+    ] = 3,
+    bot_logs: Annotated[
+        str | None,
+        typer.Option(
+            "--bot-logs", metavar="DIR", help="Keep each bot program's standard error, a file per seat and game."
+        ),
+    ] = None,
+    output_format: Annotated[
+        StandingsFormat,
+        typer.Option("--format", metavar="FORMAT", help="The standings: text for people; csv or json for machines."),
+    ] = StandingsFormat.text,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="When a policy raises, print its traceback before the error line.")
+    ] = False,
+) -> None:
+    """Play bots against each other on a schedule that cancels the luck of the deal and the
+    seat, write each game's log to DIR, then print the standings by bot (as bkref standings
+    DIR prints them): win shares and margins with 95 % intervals, the candidate's paired
+    difference, head to head, and ratings.
+
+    Each seat draws from a random stream of its own, so a bot's choices do not depend on
+    which bots share its game. A run stopped by Ctrl-C, a crash or a lost machine goes on
+    with --resume, and the folder ends as an uninterrupted run's, byte for byte.
+    """
+    import msgspec
+
+    from bkref.bots.errors import OptionError, PolicyError
+    from bkref.bots.seats import BotOptions
+    from bkref.bots.tournament import parse_bot, seed_deals
+    from bkref.bots.tournament import schedule as schedule_of
+    from bkref.cli.app import on_runner
+    from bkref.cli.games import make_folder, write_games
+    from bkref.io.diagnostics import printable
+    from bkref.io.tournament import TOURNAMENT_FILE, Manifest, aggregate, confident, difference, tournament_record
+    from bkref.views.progress import progress
+    from bkref.views.tournamentview import write_report
+
+    stop_bots_on_sigterm()
+    mode = existing(resume, force)
+    try:
+        bots = [parse_bot(text) for text in bot]
+        if deck is not None and seed != 1:
+            raise fail("--seed and --deck cannot be used together: the deals come from seeds or from logs")
+        dealt = decks_of(deck, deals) if deck is not None else seed_deals(seed, 100 if deals is None else deals)
+        planned = schedule_of(schedule.value, players, bots, dealt, candidate)
+        if until_confident and candidate is None:
+            raise fail("--until-confident needs --candidate NAME: the run stops on the candidate's paired difference")
+        manifest = Manifest(
+            "bkref-tournament/1",
+            players,
+            schedule.value,
+            {b.name: b.policy for b in bots},
+            candidate,
+            len(dealt),
+            None if deck is not None else seed,
+            None if deck is None else [d.source or "" for d in dealt],
+            until_confident,
+        )
+        folder = Path(output)
+        make_folder(folder)
+        if bot_logs is not None:
+            make_folder(Path(bot_logs))
+        held = folder / TOURNAMENT_FILE
+        check_manifest(held, manifest, mode)
+        write_manifest(held, manifest)
+        per_deal = len(planned) // len(dealt)
+        options = BotOptions(ms=move_time, max_faults=max_faults, logs=bot_logs)
+        records: list[TournamentRecord] = []
+        ended: Ended = "deals"
+        with on_runner(jobs, dask, dask_timeout) as run, progress(len(planned), "tournament", noted=True) as advance:
+            games = write_games(planned, folder, run, options, mode)
+            for job, _ in games:
+                records.append(tournament_record(folder / job.name))
+                advance(leader(records))
+                if until_confident and len(records) % per_deal == 0 and confident(difference(records)):
+                    ended = "until-confident"
+                    games.close()
+                    break
+        write_manifest(held, msgspec.structs.replace(manifest, ended=ended))
+    except OptionError as error:
+        raise fail(worded(error, players)) from None
+    except PolicyError as error:
+        if debug and error.traceback:
+            sys.stderr.writelines(printable(line) + "\n" for line in error.traceback.splitlines())
+        raise fail(str(error)) from None
+    write_report(aggregate(records, ended), output_format.value, sys.stdout)
+
+
+def decks_of(paths: list[str], count: int | None) -> list[Deal]:
+    """The deals of ``--deck``: each log's deck (a folder: its logs, sorted), the first ``count``."""
+    from bkref.bots.tournament import Deal
+
+    logs: list[Path] = []
+    for text in paths:
+        path = Path(text)
+        logs += sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
+    if not logs:
+        raise fail(f"--deck {' '.join(paths)}: no log (*.jsonl) there")
+    chosen = logs if count is None else logs[:count]
+    if count is not None and count > len(logs):
+        raise fail(f"--deals {count}: --deck gives only {len(logs)} deals")
+    return [Deal(n, deck_of(str(log)), source=str(log)) for n, log in enumerate(chosen, 1)]
+
+
+def check_manifest(path: Path, manifest: Manifest, mode: Existing) -> None:
+    """``fail`` when the folder holds a tournament that this run may not go on with or replace."""
+    import msgspec
+
+    from bkref.cli.games import Existing
+    from bkref.io.tournament import Manifest
+
+    if not path.exists() and not path.is_symlink():
+        return
+    if mode is Existing.refuse:
+        raise fail(f"{path} exists: --resume goes on with its tournament, --force plays a new one over it")
+    if mode is Existing.resume:
+        try:
+            held = msgspec.json.decode(path.read_bytes(), type=Manifest)
+        except (OSError, msgspec.DecodeError, msgspec.ValidationError) as error:
+            raise fail(f"{path}: cannot be read ({error}); --force plays the tournament again") from None
+        if msgspec.structs.replace(held, ended=None) != manifest:
+            raise fail(f"{path} is another tournament (other options): --resume goes on only with the same one")
+
+
+def write_manifest(path: Path, manifest: Manifest) -> None:
+    """Write ``tournament.json``, whole or not at all."""
+    import msgspec
+
+    from bkref.cli.app import write_atomically
+
+    try:
+        write_atomically(path, msgspec.json.format(msgspec.json.encode(manifest), indent=2) + b"\n")
+    except OSError as error:
+        raise fail(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def leader(records: list[TournamentRecord]) -> str:
+    """The progress bar's note: the bot with the highest win share so far, and that share."""
+    wins: dict[str, Fraction] = defaultdict(Fraction)
+    seats: dict[str, int] = defaultdict(int)
+    for record in records:
+        winners = sum(seat.won for seat in record.seats)
+        for seat in record.seats:
+            seats[seat.bot] += 1
+            wins[seat.bot] += Fraction(seat.won, winners or 1)
+    if not seats:
+        return ""
+    best = max(seats, key=lambda b: (wins[b] / seats[b], b))
+    return f"leader {best} ({float(wins[best] / seats[best]):.0%} won)"

@@ -1,0 +1,239 @@
+"""``bkref tournament`` and ``simulate --games`` as runs: schedules, seat streams, resume, processes.
+
+The standings they print are tested in ``test_tournament.py``; here, what the runner plays
+and writes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bkref.bots.simulate import PLAYER_IDS, play, shuffled_deck, simulate, to_jsonl
+from bkref.bots.tournament import Bot, schedule, seed_deals
+from bkref.game.events import Pick
+from tests.conftest import BKREF_COMMAND
+
+BOTS = [Bot("new", "greedy"), Bot("old", "random")]
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def metas(folder: Path) -> list[dict]:
+    return [json.loads(p.read_text().splitlines()[0])["meta"] for p in sorted(folder.glob("*.jsonl"))]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rotate_seats_every_bot_in_every_seat_of_every_deal(players: int) -> None:
+    bots = [Bot(name, "random") for name in "abc"[: players - 1]]
+    jobs = schedule("rotate", players, bots, seed_deals(5, 2), None)
+    assert len(jobs) == 2 * players
+    for deal in (1, 2):
+        games = [job.meta["tournament"]["bots"] for job in jobs if job.meta["tournament"]["deal"] == deal]
+        for seat in PLAYER_IDS[:players]:  # every bot of the line-up in every seat, as often as it is in it
+            assert Counter(game[seat] for game in games) == Counter(bots[i % len(bots)].name for i in range(players))
+    assert [job.name for job in jobs] == sorted(job.name for job in jobs)
+
+
+def test_candidate_plays_each_deal_with_the_candidate_in_every_seat_then_the_control() -> None:
+    jobs = schedule("candidate", 3, BOTS, seed_deals(1, 2), "new")
+    seats = [list(job.meta["tournament"]["bots"].values()) for job in jobs]
+    assert seats[:4] == [["new", "old", "old"], ["old", "new", "old"], ["old", "old", "new"], ["old", "old", "old"]]
+    assert [job.meta["tournament"]["role"] for job in jobs[:4]] == ["candidate"] * 3 + ["control"]
+    assert [job.meta["tournament"]["rotation"] for job in jobs[:4]] == [1, 2, 3, None]
+    assert {job.deck == jobs[0].deck for job in jobs[:4]} == {True} and jobs[4].deck != jobs[0].deck
+    assert jobs[0].deck == simulate(3, 1)[0].deck  # the deal of seed 1 is simulate --seed 1's deck
+
+
+def test_random_seats_are_drawn_from_the_deal() -> None:
+    one = schedule("random", 4, [Bot(n, "random") for n in "abcd"], seed_deals(1, 8), None)
+    two = schedule("random", 4, [Bot(n, "random") for n in "abcd"], seed_deals(1, 8), None)
+    assert [j.meta for j in one] == [j.meta for j in two]
+    orders = {tuple(j.meta["tournament"]["bots"].values()) for j in one}
+    assert len(orders) > 1 and all(sorted(order) == list("abcd") for order in orders)
+
+
+def test_a_seats_choices_do_not_depend_on_the_other_seats_bots() -> None:
+    """Each seat's own stream: ann's random picks are the same whoever plays the others,
+    until what they play changes what she sees (here: her first pick of each turn of round 1
+    depends only on her own hand, which the deal fixes)."""
+    deck = shuffled_deck(__import__("random").Random(11))
+    a = play(dict(zip(PLAYER_IDS, ["random", "random", "random"])), deck, {}, "seed 11")
+    b = play(dict(zip(PLAYER_IDS, ["random", "greedy", "greedy"])), deck, {}, "seed 11")
+    firsts = [e for e in a if isinstance(e, Pick) and e.player == "ann" and e.round == 1 and e.turn == 1]
+    assert firsts == [e for e in b if isinstance(e, Pick) and e.player == "ann" and e.round == 1 and e.turn == 1]
+    again = play(dict(zip(PLAYER_IDS, ["random", "greedy", "greedy"])), deck, {}, "seed 11")
+    assert to_jsonl(again) == to_jsonl(b)
+    other_deal = play(dict(zip(PLAYER_IDS, ["random", "greedy", "greedy"])), deck, {}, "seed 12")
+    assert to_jsonl(other_deal) != to_jsonl(b)  # the stream is the deal's
+
+
+def test_a_bot_against_itself_plays_the_control_game_again_move_for_move(bkref, tmp_path: Path) -> None:
+    made = bkref(
+        "tournament", "--players", 3, "--bot", "a=random", "--bot", "b=random", "--schedule", "candidate",
+        "--candidate", "a", "--deals", 3, "-o", tmp_path / "t", "--format", "json",
+    )  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    logs = sorted((tmp_path / "t").glob("*.jsonl"))
+    events = [p.read_text().splitlines()[1:] for p in logs]  # all but the game event (its meta names the bots)
+    for deal in range(3):
+        games = events[deal * 4 : deal * 4 + 4]
+        assert all(game == games[-1] for game in games)  # each candidate game is the control game
+    report = json.loads(made.stdout)
+    assert report["difference"]["mean"] == 0
+    assert report["difference"]["interval"]["low"] == report["difference"]["interval"]["high"] == 0
+
+
+def test_the_logs_are_legal_and_say_their_place_in_the_schedule(bkref, tmp_path: Path) -> None:
+    made = bkref("tournament", "--players", 4, "--bot", "g=greedy", "--bot", "r=random", "--deals", 2, "-o", tmp_path)
+    assert made.exit_code == 0, made.stderr
+    assert bkref("validate", "-q", tmp_path).exit_code == 0
+    meta = metas(tmp_path)
+    assert [m["tournament"]["game"] for m in meta] == list(range(1, 9))
+    assert [m["seed"] for m in meta] == [1] * 4 + [2] * 4
+    assert meta[1]["tournament"]["bots"] == {"ann": "r", "bob": "g", "cid": "r", "dee": "g"}
+    assert meta[1]["tournament"]["policies"] == {"r": "random", "g": "greedy"}
+    held = json.loads((tmp_path / "tournament.json").read_text())
+    assert held["ended"] == "deals" and held["bots"] == {"g": "greedy", "r": "random"}
+    again = bkref("standings", tmp_path)
+    assert again.stdout == made.stdout  # the same report from the folder
+
+
+def test_processes_write_the_same_files(bkref, tmp_path: Path) -> None:
+    args = ["tournament", "--players", 2, "--bot", "g=greedy", "--bot", "r=random", "--deals", 5]
+    one = bkref(*args, "-o", tmp_path / "one")
+    two = bkref(*args, "-j", 2, "-o", tmp_path / "two")
+    assert one.exit_code == two.exit_code == 0
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    assert one.stdout == two.stdout
+
+
+def test_existing_files_are_kept_with_resume_replayed_with_force_and_else_refused(bkref, tmp_path: Path) -> None:
+    args = ["tournament", "--players", 2, "--bot", "g=greedy", "--bot", "r=random", "--deals", 3, "-o", tmp_path]
+    assert bkref(*args).exit_code == 0
+    before = files(tmp_path)
+    refused = bkref(*args)
+    assert refused.exit_code == 2
+    assert refused.stderr == (
+        f"bkref: error: {tmp_path / 'tournament.json'} exists: --resume goes on with its tournament, "
+        "--force plays a new one over it\n"
+    )
+    game = sorted(tmp_path.glob("game-*.jsonl"))[2]
+    game.write_text(game.read_text().replace('"type":"end"', '"type":"end" '))  # the same game, but for a space
+    (tmp_path / sorted(tmp_path.glob("game-*.jsonl"))[4].name).unlink()
+    resumed = bkref(*args, "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert resumed.stderr == ""  # a space in a line changes no event: the game is kept, as it is
+    assert files(tmp_path)[game.name] != before[game.name]
+    game.write_text(game.read_text().replace('"player":"ann"', '"player":"bob"', 1))  # now an illegal log
+    resumed = bkref(*args, "--resume")
+    assert resumed.stderr == f"bkref: playing {game} again: it is not a legal, complete game\n"
+    assert files(tmp_path) == before
+    other = bkref(*args[:-2], "--deals", 4, "-o", tmp_path, "--resume")
+    assert other.exit_code == 2 and "is another tournament" in other.stderr
+    assert bkref(*args, "--force").exit_code == 0 and files(tmp_path) == before
+
+
+def test_a_run_killed_halfway_then_resumed_ends_byte_for_byte_as_an_uninterrupted_one(tmp_path: Path) -> None:
+    args = ["tournament", "--players", "3", "--bot", "g=greedy", "--bot", "r=random", "--deals", "12"]
+    whole = subprocess.run([*BKREF_COMMAND, *args, "-o", str(tmp_path / "whole")], capture_output=True, check=True)
+    folder = tmp_path / "killed"
+    run = subprocess.Popen([*BKREF_COMMAND, *args, "-o", str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(folder.glob("game-*.jsonl"))) < 10:
+        time.sleep(0.005)
+    os.kill(run.pid, signal.SIGKILL)
+    run.communicate()
+    written = len(list(folder.glob("game-*.jsonl")))
+    assert 10 <= written < 36, "the run was to be killed halfway"
+    assert json.loads((folder / "tournament.json").read_text())["ended"] is None  # it says it was stopped
+    resumed = subprocess.run([*BKREF_COMMAND, *args, "-o", str(folder), "--resume"], capture_output=True, check=True)
+    assert files(folder) == files(tmp_path / "whole")
+    assert resumed.stdout == whole.stdout
+
+
+def test_until_confident_stops_when_the_paired_difference_excludes_zero(bkref, tmp_path: Path) -> None:
+    made = bkref(
+        "tournament", "--players", 2, "--bot", "new=greedy", "--bot", "old=random", "--schedule", "candidate",
+        "--candidate", "new", "--deals", 40, "--until-confident", "-o", tmp_path, "--format", "json",
+    )  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    report = json.loads(made.stdout)
+    assert report["ended"] == "until-confident"
+    deals = report["difference"]["deals"]
+    assert 10 <= deals < 40 and len(list(tmp_path.glob("game-*.jsonl"))) == 3 * deals
+    assert report["difference"]["interval"]["low"] > 0
+    assert json.loads((tmp_path / "tournament.json").read_text())["ended"] == "until-confident"
+
+
+def test_deals_from_logs_play_their_decks(bkref, tmp_path: Path) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    for seed in (3, 4):
+        (decks / f"s{seed}.jsonl").write_text(to_jsonl(simulate(2, seed)[:1]))
+    made = bkref("tournament", "--players", 2, "--bot", "a=random", "--deck", decks, "-o", tmp_path / "t")
+    assert made.exit_code == 0, made.stderr
+    meta = metas(tmp_path / "t")
+    assert [m["deck"] for m in meta] == [str(decks / "s3.jsonl")] * 2 + [str(decks / "s4.jsonl")] * 2
+    first = json.loads(sorted((tmp_path / "t").glob("*.jsonl"))[0].read_text().splitlines()[0])
+    assert first["deck"] == simulate(2, 3)[0].deck
+
+
+def test_bot_programs_play_a_tournament_their_processes_reused(bkref, tmp_path: Path) -> None:
+    bot = Path(__file__).parent.parent / "examples" / "bots" / "random_bot.py"
+    made = bkref(
+        "tournament", "--players", 2, "--bot", f"prog=cmd:{sys.executable} {bot}", "--bot", "g=greedy",
+        "--deals", 2, "-o", tmp_path,
+    )  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    assert bkref("validate", "-q", tmp_path).exit_code == 0
+    meta = metas(tmp_path)
+    seats = [next(iter(m["bots"])) for m in meta]  # the program's seat, in each game
+    assert seats == ["ann", "bob", "ann", "bob"]
+    assert all(m["bots"][seat]["faults"] == [] for m, seat in zip(meta, seats))
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--bot", "a"], "--bot must be NAME=POLICY (a name of letters, digits, _ . -), not 'a'"),
+        (["--bot", "a=random", "--bot", "a=greedy"], "--bot must be a name given once, not 'a'"),
+        (["--bot", "a=random", "--schedule", "swiss"], "--schedule must be rotate, candidate or random, not 'swiss'"),
+        (["--bot", "a=random", "--candidate", "z"], "--candidate must be one of the bots (a), not 'z'"),
+        (["--bot", "a=random", "--until-confident"], "--until-confident needs --candidate NAME: the run stops on "
+         "the candidate's paired difference"),
+        (["--bot", "a=random", "--resume", "--force"], "--resume and --force cannot be used together: keep the games "
+         "written, or play them again"),
+    ],
+)  # fmt: skip
+def test_bad_options_are_one_line(bkref, tmp_path: Path, args: list[str], error: str) -> None:
+    made = bkref("tournament", "--players", 2, *args, "-o", tmp_path / "t")
+    assert (made.exit_code, made.stderr) == (2, f"bkref: error: {error}\n")
+    assert not (tmp_path / "t").exists()
+
+
+def test_simulate_games_refuses_to_overwrite_and_resumes(bkref, tmp_path: Path) -> None:
+    args = ["simulate", "--games", 3, "--players", 2, "--seed", 5, "-o", tmp_path]
+    assert bkref(*args).exit_code == 0
+    before = files(tmp_path)
+    refused = bkref(*args)
+    assert refused.exit_code == 2
+    assert refused.stderr.startswith(f"bkref: error: {tmp_path / '2p-seed-000005.jsonl'} exists: --resume")
+    (tmp_path / "2p-seed-000006.jsonl").unlink()
+    resumed = bkref(*args, "--resume")
+    assert (
+        resumed.stdout
+        == f"wrote 3 games to {tmp_path} (2 kept from before): 2p-seed-000005.jsonl to 2p-seed-000007.jsonl\n"
+    )
+    assert files(tmp_path) == before
+    assert bkref(*args, "--force").exit_code == 0 and files(tmp_path) == before
