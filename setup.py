@@ -8,8 +8,10 @@ import os
 
 from setuptools import setup
 
-# The modules each validated event runs through. Not catalog.py: its tests swap its loaders.
+# The modules each validated event runs through, and those of self-play (the legal moves, the
+# bundled policies). Not catalog.py: its tests swap its loaders.
 COMPILED = [
+    "bkref/bots/policies.py",
     "bkref/game/building.py",
     "bkref/game/dealing.py",
     "bkref/game/ending.py",
@@ -19,6 +21,7 @@ COMPILED = [
     "bkref/game/flow.py",
     "bkref/game/harvesting.py",
     "bkref/game/knowledge.py",
+    "bkref/game/moves.py",
     "bkref/game/position.py",
     "bkref/game/scoring.py",
     "bkref/game/table.py",

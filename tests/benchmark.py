@@ -25,6 +25,10 @@ target (issues 6 and 15):
 - with ``--mistakes`` (instead of the rest), how bkref reports single mistakes (issue 25,
   ``tests.mistakes``): the share of mistakes with exactly one root problem (one naming no
   earlier problem), overall and by kind, and the mean number of problems a mistake gives;
+- with ``--selfplay`` (instead of the rest), self-play (issue 29): the time 4-player games
+  take to play with ``random`` and with ``greedy``, and to list the legal moves of every
+  decision of a game through ``bkref.game.moves``, each beside validate's time for the same
+  games, in each build; and the peak memory of ``bkref simulate --games`` at two sizes;
 - with ``--instructions``, the instructions one 4-player game costs validate and decode in
   each build, and their ratio, counted by valgrind's callgrind: the same on every run
   whatever the machine's load, where the timings vary.
@@ -49,6 +53,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -539,6 +544,80 @@ def bot_figures(folder: Path, games: int, repeat: int) -> None:
     )
 
 
+def decisions(path: Path) -> list[tuple[Callable[..., list[Any]], tuple[Any, ...]]]:
+    """Each decision of the game logged at ``path`` as a policy is asked it, with the state
+    it is taken on: a pick (``moves.picks``), each build and the last construction decision,
+    to place nothing more (``moves.builds``, every player's), each player's trading post
+    declarations (``moves.declarations``), the copy choices (``moves.ends``)."""
+    from bkref.game import moves
+    from bkref.game.engine import State
+    from bkref.game.events import Build, End, Harvest, Pick
+
+    state = State()
+    found: list[tuple[Callable[..., list[Any]], tuple[Any, ...]]] = []
+    for raw in path.read_bytes().splitlines():
+        event = msgspec.json.decode(raw, type=Event)
+        now = state.copy()
+        if isinstance(event, Pick):
+            found.append((moves.picks, (now, event.player)))
+        elif isinstance(event, Build):
+            found.append((moves.builds, (now,)))
+        elif isinstance(event, Harvest):
+            found.append((moves.builds, (now,)))
+            found += [(moves.declarations, (now, p)) for p in moves.trading_posts(now)]
+        elif isinstance(event, End):
+            found.append((moves.ends, (now,)))
+        state.play(event)
+    return found
+
+
+def selfplay_figures(games: int, repeat: int, folder: Path) -> None:
+    """Self-play (issue 29) in this process's build: ``games`` 4-player games with ``random``
+    and a quarter as many with ``greedy``, each timed beside validate on the same games; the
+    legal moves of every decision of the random games (``decisions``) beside validate."""
+    kind = build()
+    timed = {}
+    for policy, count, most in (("random", games, 3), ("greedy", max(1, games // 4), 20)):
+        seeds = range(count)
+        paths = []
+        for seed in seeds:
+            paths.append(folder / f"{policy}-{seed}.jsonl")
+            paths[-1].write_text(to_jsonl(simulate(4, seed, policy)))
+        played, checked = best_in_turn(
+            repeat,
+            lambda seeds=seeds, policy=policy: [simulate(4, s, policy) for s in seeds],
+            lambda paths=paths: validate_all(paths),
+        )
+        timed[policy] = paths
+        line(f"simulate {policy}, 4 players ({kind})", f"{played / count * 1e3:.2f} ms/game")
+        line(
+            f"  / validate ({checked / count * 1e3:.3f} ms/game)",
+            f"{played / checked:.1f} x",
+            f"<= {most} x",
+            played / checked <= most,
+        )
+    listed = checked_total = 0.0
+    for path in timed["random"]:
+        asked = decisions(path)
+        listing, checking = best_in_turn(
+            repeat, lambda asked=asked: [f(*a) for f, a in asked], lambda path=path: validate_all([path])
+        )
+        listed += listing
+        checked_total += checking
+    line(f"legal moves of every decision ({kind})", f"{listed / games * 1e3:.2f} ms/game")
+    line("  / validate", f"{listed / checked_total:.1f} x", "<= 2 x", listed <= 2 * checked_total)
+
+
+def selfplay_memory(games: int, folder: Path) -> None:
+    """Peak memory of ``bkref simulate --games`` (4 players, random) for ``games`` games and ten times as many."""
+    peaks = []
+    for count in (games, 10 * games):
+        out = folder / f"simulated-{count}"
+        peaks.append(peak_rss_kb(["simulate", "--players", "4", "--seed", "0", "--games", str(count), "-o", str(out)]))
+        line(f"peak memory, simulate --games {count}", f"{peaks[-1] / 1024:.1f} MiB")
+    line("  ratio", f"{peaks[1] / peaks[0]:.2f} x", "flat in the games (<= 1.1 x)", peaks[1] <= peaks[0] * 1.1)
+
+
 def mistake_figures(games: int) -> None:
     """Print the single-mistake figures of ``tests.mistakes`` on the replays and ``games``
     seeded games per player count, 4 mistakes of each kind in each log."""
@@ -561,6 +640,8 @@ def main() -> None:
     parser.add_argument(
         "--mistakes", action="store_true", help="only the single-mistake figures (issue 25), in this process"
     )
+    parser.add_argument("--selfplay", action="store_true", help="only the self-play figures (issue 29), in each build")
+    parser.add_argument("--this-build", action="store_true", help=argparse.SUPPRESS)  # the compiled child's
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process's folder
     parser.add_argument(
         "--instructions", action="store_true", help="also count instructions with valgrind (a few minutes)"
@@ -586,6 +667,35 @@ def main() -> None:
         return
     if args.mistakes:
         mistake_figures(args.games // 4)
+        return
+    if args.selfplay:
+        with tempfile.TemporaryDirectory() as tmp:
+            selfplay_figures(args.games, args.repeat, Path(tmp))
+            compiled = ROOT / ".venv-compiled" / "bin" / "python"
+            if args.this_build:
+                return
+            if compiled.exists():
+                child = f"import sys; sys.path.append({str(ROOT)!r}); from tests.benchmark import main; main()"
+                sys.stdout.flush()
+                subprocess.run(
+                    [
+                        str(compiled),
+                        "-P",
+                        "-c",
+                        child,
+                        "--selfplay",
+                        "--this-build",
+                        "--games",
+                        str(args.games),
+                        "--repeat",
+                        str(args.repeat),
+                    ],
+                    cwd=ROOT,
+                    check=True,
+                )
+            else:
+                print("compiled core: not measured (build it into .venv-compiled: README, Development)")
+            selfplay_memory(args.games * 5 // 2, Path(tmp))
         return
     if args.knowledge:
         with tempfile.TemporaryDirectory() as tmp:

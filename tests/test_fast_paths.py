@@ -8,6 +8,18 @@
   reading of the squares: random positions.
 - Final scores: the referee's points-only scoring against the explaining one (every
   parchment's sentence), on simulated games under random rulings.
+- Legal moves (``bkref.game.moves``): picks, placements, builds and copy choices against
+  plain versions (every combination of cards kept, every pair of squares, every set of copy
+  choices put to the end's own check), at every decision of seeded games and on random
+  positions and parchments; the counts and the n-th build (``moves.build_counts``,
+  ``moves.nth_build``, ``moves.pick_count``, ``moves.nth_pick``) against the lists, and
+  ``random``'s choices made from them (``policies.random_build``, ``random_pick``) against
+  the policy choosing from the lists, with the same seeded generator.
+- What a move adds to ``greedy``'s outlook, from the fiefs it changes alone
+  (``fiefs.Lookahead``), against the outlook of a copy of the board with the move made:
+  every build and claim on random positions and at the decisions of seeded games.
+- ``greedy``'s weighing of copy choices, each player's scored once, against every set of
+  choices scored whole, at the end of seeded games.
 - Reading: the events and problems of a log whose lines are decoded in runs, against the
   line reader's, and a log read in blocks against the same log read as a stream, a line
   at a time, on simulated games damaged at random; and the blocks themselves, read in
@@ -19,19 +31,34 @@ Every property runs a bounded, derandomized number of examples.
 from __future__ import annotations
 
 import io
+import itertools
+import random
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bkref.bots.policies import (
+    Outlook,
+    built_gain,
+    claimed_gain,
+    copiers_total,
+    random_build,
+    random_pick,
+    random_policy,
+)
 from bkref.bots.simulate import simulate, to_jsonl
-from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, CORNERS, LUXURY_RESOURCES, SQUARES
+from bkref.game import moves
+from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, COPY_CARDS, CORNERS, LUXURY_RESOURCES, SQUARES
+from bkref.game.ending import copy_choices
 from bkref.game.engine import State
-from bkref.game.events import Harvest, Rulings
-from bkref.game.fiefs import RESOURCES, BitBoard, harvest
+from bkref.game.events import Build, End, Harvest, Pick, Rulings
+from bkref.game.fiefs import RESOURCES, BitBoard, Lookahead, fief_squares, fiefs_of, harvest
+from bkref.game.knowledge import view
 from bkref.game.position import Position
 from bkref.game.results import FinalScore
 from bkref.game.scoring import MISSIONS, Holdings, final_score
+from bkref.game.table import KEEP, Table, Violation
 from bkref.io.diagnostics import Diagnostic
 from bkref.io.logfile import Problem, Record, read_lines
 from bkref.io.referee import Report, check, play
@@ -180,6 +207,232 @@ def test_simulated_games_score_the_same_fast_and_explained(
     assert points(state.final) == points(explained)
     state.rulings = rulings  # the same end under other rulings
     assert points(final_score(state, explain=False)) == points(final_score(state))
+
+
+# -- legal moves ------------------------------------------------------------------------
+
+
+def plain_picks(state: Table, player: str) -> list[Pick]:
+    """Every combination of cards kept (and, 2 players, of one other discarded), once each, sorted."""
+    if state.phase != "exploring" or state.pending or player not in state.left or player in state.picks:
+        return []
+    hand = state.hand_now(player)
+    found: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    for kept in itertools.combinations(range(len(hand)), KEEP[state.seats]):
+        keep = tuple(sorted(hand[i] for i in kept))
+        if state.seats == 2:
+            found |= {(keep, (hand[i],)) for i in range(len(hand)) if i not in kept}
+        else:
+            found.add((keep, ()))
+    return [
+        Pick(round=state.round, turn=state.turn, player=player, keep=list(keep), discard=list(discard) or None)
+        for keep, discard in sorted(found)
+    ]
+
+
+def plain_placements(position: Position, player: str, card: str) -> list[list[str]]:
+    """Each square (each pair of squares, sky towers) in board order, as the rules read (C2-C6)."""
+    kind = CARDS[card].kind
+    if kind == "camp":
+        return [[sq] for sq in SQUARES if sq not in position.owner and not position.occupied(sq)]
+    mine = [sq for sq in SQUARES if position.owner.get(sq) == player and not position.occupied(sq)]
+    if kind == "sky_tower":
+        fief = {sq: i for i, group in enumerate(fief_squares(position, player)) for sq in group}
+        return [[a, b] for a, b in itertools.combinations(mine, 2) if fief[a] != fief[b]]
+    need = CARDS[card].requires_terrain
+    return [[sq] for sq in mine if need is None or BOARD[sq].terrain == need]
+
+
+def plain_builds(state: Table) -> list[Build]:
+    found: list[Build] = []
+    for p in state.players if state.phase == "building" else ():
+        for c in sorted(c for c, n in state.supply[p].items() if n > 0):
+            if CARDS[c].kind == "camp" and CARDS[c].priority < state.camp_floor:
+                continue
+            at = plain_placements(state.position, p, c)
+            found += [Build(round=state.round, player=p, card=c, at=squares) for squares in at]
+    return found
+
+
+def plain_ends(state: Table) -> list[End]:
+    """Every combination of each copy card's neighbour's parchments or nothing, kept when the
+    end's own check finds no problem in it."""
+    if state.phase != "ending":
+        return []
+    cards = [(p, card) for p in state.players for card in sorted(COPY_CARDS & set(state.parchments[p]))]
+    choices = [[*sorted(set(state.parchments[state.copies_from(p, card)])), None] for p, card in cards]
+    found = []
+    for combination in itertools.product(*choices):
+        copies: dict[str, dict[str, str | None]] = {}
+        for (p, card), target in zip(cards, combination):
+            copies.setdefault(p, {})[card] = target
+        problems: list[Violation] = []
+        copy_choices(state, copies, problems)
+        if not problems:
+            found.append(End(copies=copies))
+    return found
+
+
+PLACED = sorted(card.id for card in CARDS.values() if card.is_building)
+
+
+def assert_moves_as_plain(state: State) -> None:
+    for p in state.players:
+        assert moves.picks(state, p) == plain_picks(state, p)
+    assert moves.builds(state) == plain_builds(state)
+    assert moves.ends(state) == plain_ends(state)
+
+
+@settings(BOUNDED, max_examples=12)
+@given(st.integers(2, 4), st.integers(0, 10_000), st.sampled_from(["random", "greedy"]))
+def test_the_legal_moves_of_every_decision_are_those_of_the_plain_listing(players: int, seed: int, policy: str) -> None:
+    state = State()
+    for event in simulate(players, seed, policy):
+        assert_moves_as_plain(state)
+        state.play(event)
+    assert_moves_as_plain(state)
+
+
+@settings(BOUNDED, max_examples=10)
+@given(st.integers(2, 4), st.integers(0, 10_000), st.sampled_from(["random", "greedy"]))
+def test_random_chooses_from_the_counts_as_from_the_list(players: int, seed: int, policy: str) -> None:
+    state = State()
+    for event in simulate(players, seed, policy):
+        for p in state.players:
+            listed = moves.picks(state, p)
+            assert moves.pick_count(state, p) == len(listed)
+            assert [moves.nth_pick(state, p, i) for i in range(len(listed))] == listed
+            for draw in range(3 if listed else 0):
+                chose, chosen = random.Random(draw), random.Random(draw)
+                assert random_pick(state, p, chosen) == random_policy(view(state, p), listed, chose)
+                assert chose.random() == chosen.random()
+        if state.phase == "building":
+            listed = moves.builds(state)
+            counts = [
+                (p, c, sum(1 for b in listed if (b.player, b.card) == (p, c)))
+                for p, c in dict.fromkeys((b.player, b.card) for b in listed)
+            ]
+            assert moves.build_counts(state) == counts
+            assert moves.build_counts(state, state.players[:1]) == [c for c in counts if c[0] == state.players[0]]
+            assert [moves.nth_build(state, p, c, i) for p, c, n in counts for i in range(n)] == listed
+            for group in ([state.players[0]], list(state.players)):
+                options = [b for p in group for b in moves.builds(state, p)]
+                for draw in range(5):
+                    chose, chosen = random.Random(draw), random.Random(draw)
+                    expected = random_policy(view(state, group[0]), [*options, None], chose) if options else None
+                    assert random_build(state, group, chosen) == expected
+                    assert chose.random() == chosen.random()  # the same numbers drawn
+        state.play(event)
+
+
+@settings(BOUNDED, max_examples=200)
+@given(positions())
+def test_placements_on_bitmasks_are_those_of_a_plain_reading(drawn: tuple[Position, tuple[str, ...]]) -> None:
+    position, players = drawn
+    for p in players:
+        for card in PLACED:
+            assert moves.placements(position, p, card) == plain_placements(position, p, card)
+
+
+PARCHMENTS = sorted(card.id for card in CARDS.values() if card.is_parchment)
+
+
+@settings(BOUNDED, max_examples=300)
+@given(
+    st.integers(2, 4),
+    st.lists(st.lists(st.sampled_from([*PARCHMENTS, *COPY_CARDS]), max_size=5), min_size=4, max_size=4),
+    st.sampled_from(["forbidden", "follow"]),
+)
+def test_the_copy_choices_are_those_the_end_accepts(players: int, held: list[list[str]], copy_of_copy: str) -> None:
+    state = State()
+    state.seat(PLAYERS[:players])
+    state.rulings = Rulings(copy_of_copy=copy_of_copy)  # type: ignore[arg-type]
+    state.parchments = dict(zip(PLAYERS, held))
+    state.phase = "ending"
+    assert moves.ends(state) == plain_ends(state)
+
+
+# -- greedy's look ahead ----------------------------------------------------------------
+
+
+def plain_outlook(position: Position, player: str) -> Outlook:
+    fiefs = fiefs_of(position, player)
+    return sum(f.carrots for f in fiefs), sum(f.strength + f.wealth for f in fiefs)
+
+
+def plain_gain(position: Position, build: Build) -> Outlook:
+    """The outlook of a copy of the board with ``build`` placed, less the outlook now; a
+    trading post at its best declaration."""
+    after = position.copy()
+    for sq in build.at:
+        after.building[sq] = build.card
+    if CARDS[build.card].kind == "sky_tower":
+        after.towers.append((build.at[0], build.at[1]))
+    elif CARDS[build.card].kind == "camp":
+        after.claim(build.at[0], build.player)
+    declared = [None] if build.card != "trading_post" else BASIC_RESOURCES
+    outlooks = []
+    for resource in declared:
+        if resource is not None:
+            after.declared[build.at[0]] = resource
+        outlooks.append(plain_outlook(after, build.player))
+    best, before = max(outlooks), plain_outlook(position, build.player)
+    return best[0] - before[0], best[1] - before[1]
+
+
+def plain_claim(position: Position, player: str, squares: list[str]) -> Outlook:
+    after = position.copy()
+    for sq in squares:
+        if after.building.get(sq, "").startswith("camp"):
+            del after.building[sq]
+        after.claim(sq, player)
+    (a, b), (c, d) = plain_outlook(after, player), plain_outlook(position, player)
+    return a - c, b - d
+
+
+def assert_gains_as_plain(position: Position, players: tuple[str, ...]) -> None:
+    for p in players:
+        ahead = Lookahead(position, p)
+        for card in PLACED:
+            for at in moves.placements(position, p, card):
+                build = Build(round=1, player=p, card=card, at=at)
+                assert built_gain(ahead, card, at) == plain_gain(position, build), build
+        for squares in (["A1"], ["E5", "E6"], ["B3", "J10"], list(SQUARES[::7])):
+            assert claimed_gain(ahead, squares) == plain_claim(position, p, squares)
+
+
+@settings(BOUNDED, max_examples=60)
+@given(positions())
+def test_greedy_gains_from_the_fiefs_a_move_changes_are_those_of_the_board_after_it(
+    drawn: tuple[Position, tuple[str, ...]],
+) -> None:
+    assert_gains_as_plain(*drawn)
+
+
+@settings(BOUNDED, max_examples=6)
+@given(st.integers(2, 4), st.integers(0, 10_000))
+def test_greedy_gains_at_every_construction_of_seeded_games(players: int, seed: int) -> None:
+    state = State()
+    for event in simulate(players, seed, "greedy"):
+        if type(event) is Harvest:  # the construction as it ends: the most buildings on the board
+            assert_gains_as_plain(state.position, state.players)
+        state.play(event)
+
+
+def test_greedy_weighs_copy_choices_player_by_player_as_whole() -> None:
+    """At the end of 60 seeded games (a third of those with a copy card have no opportunist),
+    under the default rulings and under R2 none and R3 follow."""
+    for players, seed in itertools.product((2, 3, 4), range(20)):
+        state = State()
+        for event in simulate(players, seed)[:-1]:
+            state.play(event)
+        for rulings in (Rulings(), Rulings(opportunist_tie="none", copy_of_copy="follow")):
+            state.rulings = rulings
+            ends = moves.ends(state)
+            copier = next((p for p in state.players if any(p in end.copies for end in ends)), None)
+            if copier is not None:
+                fast, whole = copiers_total(view(state, copier)), copiers_total(view(state, copier), whole=True)
+                assert [fast(end) for end in ends] == [whole(end) for end in ends]
 
 
 LINES = [b"", b"  ", b"\r", b"# a comment", b'{"type":"end"}', b"x" * 70, b"{"]

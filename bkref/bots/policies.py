@@ -37,8 +37,11 @@ seat's policy decides for that seat.
 
 >>> import random
 >>> from bkref.game.events import Build
+>>> from bkref.game.knowledge import view
+>>> state = State()
+>>> state.seat(("ann", "bob"))
 >>> builds = [Build(round=1, player="ann", card="city1", at=[sq]) for sq in ("A1", "A2")]
->>> random_policy(None, [*builds, None], random.Random(1))  # type: ignore[arg-type]
+>>> random_policy(view(state, "ann"), [*builds, None], random.Random(1))
 Build(round=1, player='ann', card='city1', at=['A1'])
 """
 
@@ -47,7 +50,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -55,12 +58,13 @@ from bkref.bots.errors import OptionError, PolicyError, traceback_of
 from bkref.game.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS
 from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick
-from bkref.game.fiefs import fiefs_of, yield_of
+from bkref.game.fiefs import BitBoard, Group, Lookahead
 from bkref.game.knowledge import View
-from bkref.game.moves import placements
+from bkref.game.moves import build_counts, nth_build, nth_pick, pick_count, placements
 from bkref.game.position import Position
 from bkref.game.results import Fief
 from bkref.game.scoring import final_score
+from bkref.game.table import Table
 from bkref.io.diagnostics import printable
 
 Choice = Pick | Build | Harvest | End | None
@@ -92,6 +96,29 @@ def random_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Ch
     return rng.choice(moves)
 
 
+def random_pick(state: Table, player: str, rng: random.Random) -> Pick:
+    """The pick ``random_policy`` chooses among ``moves.picks(state, player)``, drawing the same
+    number from ``rng``, without making the list (``moves.pick_count``, ``moves.nth_pick``):
+    what ``bkref simulate`` plays for its seats."""
+    return nth_pick(state, player, rng.choice(range(pick_count(state, player))))  # the draw of a choice among them
+
+
+def random_build(state: Table, players: Collection[str], rng: random.Random) -> Build | None:
+    """The build ``random_policy`` chooses in construction among every build of ``players``
+    (``moves.builds``), drawing the same numbers from ``rng``, without making the list of
+    builds (``moves.build_counts`` and ``moves.nth_build``): what ``bkref simulate`` plays
+    for its seats. None when it places nothing more, or when no build is left (then
+    nothing is drawn: the policy is not asked)."""
+    groups = build_counts(state, players)
+    if not groups:
+        return None
+    which = rng.randrange(len(groups) + 1)
+    if which == len(groups):
+        return None
+    player, card, count = groups[which]
+    return nth_build(state, player, card, rng.choice(range(count)))  # the draw of a choice among them
+
+
 def greedy_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Choice:
     """``greedy``: the option that raises the player's harvest the most; ties by ``rng``.
 
@@ -119,40 +146,45 @@ BUNDLED: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}
 def outlook(position: Position, player: str) -> Outlook:
     """What ``player`` would harvest in ``position`` now, then the sum of their fiefs' strength
     and wealth. The second figure ranks moves that harvest nothing yet but build towards it."""
-    mine = fiefs_of(position, player)
-    return yield_of(mine), sum(f.strength + f.wealth for f in mine)
+    return _outlook(Lookahead(position, player).groups)
 
 
-def placed(position: Position, build: Build) -> Position:
-    """A copy of ``position`` with ``build`` placed (C3-C6), unchecked: to look ahead on."""
-    after = position.copy()
-    for sq in build.at:
-        after.building[sq] = build.card
-    if CARDS[build.card].kind == "sky_tower":
-        after.towers.append((build.at[0], build.at[1]))
-    elif CARDS[build.card].kind == "camp":
-        after.claim(build.at[0], build.player)
-    return after
+def _outlook(fiefs: Iterable[Group]) -> Outlook:
+    carrots = total = 0
+    for _, strength, made in fiefs:
+        wealth = made.bit_count()
+        carrots += strength * wealth
+        total += strength + wealth
+    return carrots, total
 
 
-def built_outlook(after: Position, build: Build) -> Outlook:
-    """The builder's ``outlook`` after ``build``; a new trading post at its best declaration (H1)."""
-    if build.card != "trading_post":
-        return outlook(after, build.player)
-    outlooks = []
+def _change(before: list[Group], after: list[Group]) -> Outlook:
+    """What the fiefs ``after`` add to the outlook over the fiefs ``before`` they replace."""
+    return _gain(_outlook(after), _outlook(before))
+
+
+def built_gain(ahead: Lookahead, card: str, at: list[str]) -> Outlook:
+    """What placing ``card`` on ``at`` adds to the outlook of ``ahead``'s player (only the fiefs
+    it changes count); a new trading post at its best declaration (H1)."""
+    if card != "trading_post":
+        before, after = ahead.built(card, at)
+        return _change(before, after)
+    gains = []
     for resource in BASIC_RESOURCES:
-        position = after.copy()
-        position.declared[build.at[0]] = resource
-        outlooks.append(outlook(position, build.player))
-    return max(outlooks)
+        before, after = ahead.built(card, at, resource)
+        gains.append(_change(before, after))
+    return max(gains)
+
+
+def claimed_gain(ahead: Lookahead, squares: Iterable[str]) -> Outlook:
+    """What claiming ``squares`` adds to the outlook of ``ahead``'s player (P1, as the engine
+    plays it: a camp there leaves, and counted nothing)."""
+    before, after = ahead.claimed(squares)
+    return _change(before, after)
 
 
 def _gain(after: Outlook, before: Outlook) -> Outlook:
     return after[0] - before[0], after[1] - before[1]
-
-
-def _plus(a: Outlook, b: Outlook) -> Outlook:
-    return a[0] + b[0], a[1] + b[1]
 
 
 def _best(rng: random.Random, options: Sequence[T], key: Callable[[T], Any]) -> T:
@@ -162,34 +194,28 @@ def _best(rng: random.Random, options: Sequence[T], key: Callable[[T], Any]) -> 
     return rng.choice([option for option, k in zip(options, keys) if k == top])
 
 
-def _building_value(now: Position, player: str, card: str, before: Outlook) -> Outlook:
-    """The most ``card`` would add to ``player``'s outlook if it were placed now (0 if nothing)."""
-    gains = []
-    for at in placements(now, player, card):
-        build = Build(round=0, player=player, card=card, at=at)
-        gains.append(_gain(built_outlook(placed(now, build), build), before))
-    return max([(0, 0), *gains])
+def _building_value(now: Position, ahead: Lookahead, card: str) -> Outlook:
+    """The most ``card`` would add to the outlook of ``ahead``'s player if it were placed now (0 if nothing)."""
+    return max([(0, 0), *(built_gain(ahead, card, at) for at in placements(now, ahead.player, card))])
 
 
 def _greedy_pick(view: View, player: str, options: Sequence[Pick], rng: random.Random) -> Pick:
     now = view.position()
-    before = outlook(now, player)
+    ahead = Lookahead(now, player)
     cards = sorted({c for pick in options for c in pick.keep + (pick.discard or [])})
-    buildings = {c: _building_value(now, player, c, before) for c in cards if CARDS[c].is_building}
+    buildings = {c: _building_value(now, ahead, c) for c in cards if CARDS[c].is_building}
+    territories = {c for c in cards if CARDS[c].kind == "territory"}
     claims: dict[tuple[str, ...], Outlook] = {}
 
     def value(kept: list[str]) -> Outlook:
-        squares = tuple(c for c in kept if CARDS[c].kind == "territory")
-        if squares not in claims:
-            claimed = now.copy()
-            for square in squares:  # P1, as the engine plays it: a camp there leaves
-                if claimed.building.get(square, "").startswith("camp"):
-                    del claimed.building[square]
-                claimed.claim(square, player)
-            claims[squares] = _gain(outlook(claimed, player), before)
-        total = claims[squares]
+        squares = tuple([c for c in kept if c in territories])
+        total = claims.get(squares)
+        if total is None:
+            total = claims[squares] = claimed_gain(ahead, squares)
         for c in kept:
-            total = _plus(total, buildings.get(c, (0, 0)))
+            worth = buildings.get(c)
+            if worth is not None:
+                total = (total[0] + worth[0], total[1] + worth[1])
         return total
 
     def key(pick: Pick) -> tuple[int, ...]:
@@ -201,13 +227,15 @@ def _greedy_pick(view: View, player: str, options: Sequence[Pick], rng: random.R
 
 def _greedy_build(view: View, options: Sequence[Choice], rng: random.Random) -> Build | None:
     now = view.position()
-    before = {p: outlook(now, p) for p in view.players}
-    moves = [
-        (build, _gain(built_outlook(placed(now, build), build), before[build.player]))
-        for build in options
-        if isinstance(build, Build)
-    ]
-    moves = [(build, gain) for build, gain in moves if gain > (0, 0)]
+    ahead: dict[str, Lookahead] = {}
+    moves = []
+    for build in options:
+        if isinstance(build, Build):
+            p = build.player
+            looking = ahead[p] if p in ahead else ahead.setdefault(p, Lookahead(now, p))
+            gain = built_gain(looking, build.card, build.at)
+            if gain > (0, 0):
+                moves.append((build, gain))
     if not moves:
         return None
     return _best(rng, moves, lambda move: move[1])[0]
@@ -226,9 +254,19 @@ def _greedy_declare(view: View, options: Sequence[Harvest], rng: random.Random) 
 
 
 def _greedy_end(view: View, options: Sequence[End], rng: random.Random) -> End:
+    return _best(rng, options, copiers_total(view))
+
+
+def copiers_total(view: View, *, whole: bool = False) -> Callable[[End], int]:
+    """What ``greedy`` weighs a set of copy choices by: the copiers' final totals with it, as
+    every player can score them at the end (I6: the board and the parchments). Unless an
+    opportunist is in play (its points depend on every total, R2) or copies follow copies
+    (R3 ``follow``), a copier's total depends on their own choices alone, so each player's
+    choices are scored once, not every combination of them (``whole``: every set scored
+    whole, what the fast way is checked against)."""
     revealed = view.revealed
     assert revealed is not None  # the end is decided after the reveal (E1)
-    public = State()  # what every player knows at the end (I6): the board and the parchments
+    public = State()
     public.seat(view.players)
     public.rulings = view.rulings
     public.position = view.position()
@@ -236,13 +274,27 @@ def _greedy_end(view: View, options: Sequence[End], rng: random.Random) -> End:
     camps = [public.position.owner[sq] for sq, card in view.buildings.items() if CARDS[card].kind == "camp"]
     public.camps_played = public.camps_placed = {p: camps.count(p) for p in view.players}  # those in sight
     public.harvests = [{p: [Fief((), 0, (), view.carrots(p))] for p in view.players}]  # the four, as one
+    board = BitBoard.of(public.position, public.players)  # the same board for every set of choices
 
-    def copiers_total(end: End) -> int:
+    def scored(end: End) -> int:
         public.copies = _with_all_copies(public.parchments, end).copies
-        final = final_score(public, explain=False)
+        final = final_score(public, board, explain=False)
         return sum(final.players[p].total for p in end.copies)
 
-    return _best(rng, options, copiers_total)
+    if whole or view.rulings.copy_of_copy == "follow" or any("opportunist" in c for c in revealed.values()):
+        return scored
+    own: dict[tuple[str, tuple[tuple[str, str | None], ...]], int] = {}
+
+    def by_player(end: End) -> int:
+        total = 0
+        for p, chosen in end.copies.items():
+            key = (p, tuple(chosen.items()))
+            if key not in own:
+                own[key] = scored(End(copies={p: chosen}))
+            total += own[key]
+        return total
+
+    return by_player
 
 
 def _with_all_copies(parchments: dict[str, list[str]], end: End) -> End:

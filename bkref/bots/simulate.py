@@ -40,7 +40,7 @@ from typing import Any, Final
 import msgspec
 
 from bkref.bots.errors import OptionError, PolicyError, SimulationError, traceback_of
-from bkref.bots.policies import BUNDLED, Choice, Policy, load
+from bkref.bots.policies import BUNDLED, Choice, Policy, load, random_build, random_pick, random_policy
 from bkref.bots.seats import BotOptions, ProgramSeat, command_of, decide, is_program, own_parts
 from bkref.game import moves
 from bkref.game.catalog import CARDS
@@ -370,6 +370,9 @@ class _Game:
         state = self.state
         if self.streams is None:
             for player in self.players:
+                if self.policy[player] is random_policy:  # its choice without the list (random_pick)
+                    self.emit(random_pick(state, player, self.rng))
+                    continue
                 self.emit(self.ask(player, moves.picks(state, player), f"{player}'s pick"))
             return
         for seat in self.programs.values():
@@ -405,13 +408,18 @@ class _Game:
 
     def builds_together(self) -> None:
         """(One stream) each policy's builds, for all its seats together, camps among them."""
-        state = self.state
         for group in self.groups:
-            while options := [build for p in group for build in moves.builds(state, p)]:
-                build = self.ask(group[0], [*options, None], f"the construction of {', '.join(group)}")
-                if build is None:
-                    break
+            while (build := self.construction(group)) is not None:
                 self.emit(build)
+
+    def construction(self, group: list[str]) -> Choice:
+        """(One stream) the next build of ``group``'s policy, or None once it places nothing more
+        or no build is left. The bundled ``random`` chooses without the list of builds (``random_build``)."""
+        state = self.state
+        if self.policy[group[0]] is random_policy:
+            return random_build(state, group, self.rng)
+        options = [build for p in group for build in moves.builds(state, p)]
+        return self.ask(group[0], [*options, None], f"the construction of {', '.join(group)}") if options else None
 
     def harvest(self) -> Harvest:
         """The harvest, with the declarations of every trading post's owner, asked at once."""

@@ -107,3 +107,19 @@ def _copy_problem(table: Table, p: str, card: str, chosen: Mapping[str, str | No
     if target not in copyable:
         return f"{p}'s {card} copies {target}; a copy card may not copy a copy card (ruling R3 copy_of_copy: forbidden)"
     return None  # it copies what it names
+
+
+def copy_targets(table: Table, p: str, card: str) -> list[str | None]:
+    """What ``p``'s copy card ``card`` may copy, each on its own (E7): every parchment of its
+    neighbour it may copy, sorted, or nothing (None) when there is none; each candidate put
+    to the end's own check. Under R3 ``follow`` a set of choices is legal only if no chain
+    of copies leads back to itself (``scoring.resolve_copy``).
+
+    >>> table = Table()
+    >>> table.seat(("ann", "bob"))
+    >>> table.parchments = {"ann": ["liberal"], "bob": ["fisher", "socialist", "explorer"]}
+    >>> copy_targets(table, "ann", "liberal"), copy_targets(table, "bob", "socialist")
+    (['explorer', 'fisher'], [None])
+    """
+    theirs = sorted(set(table.parchments[table.copies_from(p, card)]))
+    return [target for target in [*theirs, None] if _copy_problem(table, p, card, {card: target}) is None]

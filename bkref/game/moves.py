@@ -2,19 +2,23 @@
 
 Pure functions of a ``State``; no I/O. What they list is what the engine accepts
 (``State.is_legal`` is the engine itself, and the tests check that the two agree both
-ways; copy choices go through the end's own check, ``ending.copy_choices``). Each list
-comes in a fixed order, so a seeded program that chooses among them plays the same game
-on every run:
+ways; each copy card's targets go through the end's own check, ``ending.copy_targets``).
+Each list comes in a fixed order, so a seeded program that chooses among them plays the
+same game on every run:
 
 - ``picks(state, player)``: every distinct pick of the turn (D2, D3): two cards kept
   (3-4 players), or one kept and one other discarded (2 players, the reserve card in
-  the hand, D3); kept cards in sorted order.
+  the hand, D3); kept cards in sorted order. ``pick_count(state, player)`` and
+  ``nth_pick(state, player, index)``: how many, and one of them, without the list.
 - ``builds(state, player, card)``: every legal build of the construction (C1-C7):
   player in seat order, then card id, then squares in board order (camps: only those
   not below the camps already placed, C7; sky towers: two free squares of the player
-  in different fiefs, C5; farms on their terrain, C4). ``builds_at_construction(state,
-  player, card)``: the same for one card not yet kept, as if the construction began now,
-  each with the state after it (what a player weighs when choosing cards).
+  in different fiefs, C5; farms on their terrain, C4). ``build_counts(state, players)``
+  and ``nth_build(state, player, card, index)``: how many there are of each player and
+  card, and one of them, without making the list (what a program that samples needs).
+  ``builds_at_construction(state, player, card)``: the same for one card not yet kept,
+  as if the construction began now, each with the state after it (what a player weighs
+  when choosing cards).
   ``placements(position, player, card)``: where a building could go on a board,
   construction or not (what a player's view can weigh).
 - ``declarations(state, player)``: every way ``player`` can declare their trading
@@ -38,6 +42,8 @@ on every run:
 []
 >>> [" ".join(pick.keep) for pick in picks(state, "ann")]  # the same cards kept only once
 ['A1 A2', 'A1 city1', 'A1 city2', 'A2 city1', 'A2 city2', 'city1 city1', 'city1 city2', 'city2 city2']
+>>> pick_count(state, "ann"), nth_pick(state, "ann", 5).keep  # without the list
+(8, ['city1', 'city1'])
 >>> state.due()
 Due(kind='pick', players=('ann', 'bob', 'cid'))
 """
@@ -46,40 +52,76 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Collection, Iterable, Sequence
+from typing import Final, TypeVar
 
 from bkref.game.building import build as place
 from bkref.game.catalog import BASIC_RESOURCES, BOARD, CARDS, COPY_CARDS, SQUARES
-from bkref.game.ending import copy_choices
+from bkref.game.ending import copy_targets
 from bkref.game.events import Build, Deal, Draw, End, Harvest, Pick
 from bkref.game.exploring import play_card
-from bkref.game.fiefs import fief_squares
+from bkref.game.fiefs import mask, names, square_groups
 from bkref.game.flow import due, start_construction
-from bkref.game.position import Position
-from bkref.game.table import HAND_SIZE, KEEP, Skip, Table, Violation
+from bkref.game.position import SQUARE_BIT, Position
+from bkref.game.scoring import CYCLE, resolve_copy
+from bkref.game.table import HAND_SIZE, KEEP, Skip, Table
 
 Move = Pick | Build | Harvest | End | Deal | Draw
 T = TypeVar("T", bound=Table)
 
+_ALL: Final = mask(SQUARES)
+_PRINTED_CITIES: Final = mask(sq for sq in SQUARES if BOARD[sq].printed_city)
+_ON_TERRAIN: Final = {
+    t: mask(sq for sq in SQUARES if BOARD[sq].terrain == t) for t in {s.terrain for s in BOARD.values()}
+}
+"""The squares of each terrain (C4)."""
+
 
 def picks(state: Table, player: str) -> list[Pick]:
     """Every distinct pick ``player`` may make now (D2, D3); empty when no pick of theirs is due."""
+    r, t = state.round, state.turn
+    if KEEP[state.seats] == 1:  # 2 players: one kept, one other discarded
+        return [
+            Pick(round=r, turn=t, player=player, keep=[keep], discard=[other])
+            for keep, others in _pick_rows(state, player)
+            for other in others
+        ]
+    return [  # two kept, in sorted order
+        Pick(round=r, turn=t, player=player, keep=[first, second], discard=None)
+        for first, seconds in _pick_rows(state, player)
+        for second in seconds
+    ]
+
+
+def pick_count(state: Table, player: str) -> int:
+    """``len(picks(state, player))``, without making them."""
+    return sum(len(seconds) for _, seconds in _pick_rows(state, player))
+
+
+def nth_pick(state: Table, player: str, index: int) -> Pick:
+    """``picks(state, player)[index]``, without making the others."""
+    for first, seconds in _pick_rows(state, player):
+        if index < len(seconds):
+            second = seconds[index]
+            if KEEP[state.seats] == 1:
+                return Pick(round=state.round, turn=state.turn, player=player, keep=[first], discard=[second])
+            return Pick(round=state.round, turn=state.turn, player=player, keep=[first, second], discard=None)
+        index -= len(seconds)
+    raise IndexError(f"{player} has no pick {index}")
+
+
+def _pick_rows(state: Table, player: str) -> list[tuple[str, list[str]]]:
+    """The picks of ``player`` now as rows, in order: each card kept first (the distinct cards
+    of the hand, sorted), with what goes with it: the other card kept (3-4 players: itself or
+    a later one), or the card discarded (2 players: any other)."""
     if state.phase != "exploring" or state.pending or player not in state.left or player in state.picks:
         return []
-    n = state.seats
     hand = state.hand_now(player)
-    found: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
-    for kept in itertools.combinations(range(len(hand)), KEEP[n]):
-        keep = tuple(sorted(hand[i] for i in kept))
-        if n == 2:
-            found |= {(keep, (hand[i],)) for i in range(len(hand)) if i not in kept}
-        else:
-            found.add((keep, ()))
-    return [
-        Pick(round=state.round, turn=state.turn, player=player, keep=list(keep), discard=list(discard) or None)
-        for keep, discard in sorted(found)
-    ]
+    cards = sorted(set(hand))
+    twice = set() if len(cards) == len(hand) else {c for c in cards if hand.count(c) > 1}
+    if KEEP[state.seats] == 1:
+        return [(keep, cards if keep in twice else cards[:i] + cards[i + 1 :]) for i, keep in enumerate(cards)]
+    return [(first, cards[i:] if first in twice else cards[i + 1 :]) for i, first in enumerate(cards)]
 
 
 def placements(position: Position, player: str, card: str) -> list[list[str]]:
@@ -87,17 +129,108 @@ def placements(position: Position, player: str, card: str) -> list[list[str]]:
     (C2-C6), in board order: camps on any empty square nobody controls (C6; their order,
     C7, is the construction's), sky towers on two free squares of the player in different
     fiefs (C5), the others on a free square of the player, farms on their terrain (C4)."""
-    owner = position.owner
-    occupied = position.occupied
-    kind = CARDS[card].kind
-    if kind == "camp":
-        return [[sq] for sq in SQUARES if sq not in owner and not occupied(sq)]  # C6
-    mine = [sq for sq in SQUARES if owner.get(sq) == player and not occupied(sq)]
-    if kind == "sky_tower":
-        fief = {sq: i for i, group in enumerate(fief_squares(position, player)) for sq in group}
-        return [[a, b] for a, b in itertools.combinations(mine, 2) if fief[a] != fief[b]]  # C5
-    need = CARDS[card].requires_terrain
-    return [[sq] for sq in mine if need is None or BOARD[sq].terrain == need]  # C2-C4
+    return _Board(position).placements(player, card)
+
+
+Spots = list[tuple[str | None, int]]
+"""Where a building could go, as bitmasks of squares: ``(None, squares)`` for a building on
+one square; for a sky tower, ``(first, seconds)`` for each first square in board order, the
+second squares that go with it (later in board order)."""
+
+
+class _Board:
+    """What the placements of one position share, read once as bitmasks (``bkref.game.fiefs``):
+    the free squares (no building, printed city included: C3), each player's, and the empty
+    squares nobody controls (C6), each found once when asked for, and named once."""
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        held = _PRINTED_CITIES
+        for sq in position.building:
+            held |= SQUARE_BIT[sq]
+        self.free = _ALL & ~held
+        self.mine: dict[str, int] = {}
+        self.empty: int | None = None
+        self.named: dict[int, tuple[str, ...]] = {}
+
+    def spots(self, player: str, card: str) -> Spots:
+        """Where ``player`` could place ``card`` (see ``Spots``)."""
+        info = CARDS[card]
+        kind = info.kind
+        owned = self.position.owned
+        if kind == "camp":  # C6
+            if self.empty is None:
+                taken = 0
+                for bits in owned.values():
+                    taken |= bits
+                self.empty = self.free & ~taken
+            return [(None, self.empty)]
+        mine = self._mine(player)
+        if kind == "sky_tower":  # C5: each free square with every later one of another fief
+            fief = {}
+            for group, _, _ in square_groups(self.position, player):
+                for sq in names(group & mine):
+                    fief[sq] = group
+            spots: Spots = []
+            later = mine
+            for a in names(mine):
+                later ^= SQUARE_BIT[a]
+                spots.append((a, later & ~fief[a]))
+            return spots
+        need = info.requires_terrain
+        return [(None, mine if need is None else mine & _ON_TERRAIN[need])]  # C2-C4
+
+    def placements(self, player: str, card: str) -> list[list[str]]:
+        spots = self.spots(player, card)
+        if CARDS[card].kind == "sky_tower":  # each first square, with its seconds among the later ones
+            firsts = names(self._mine(player))
+            return [
+                [a, b]
+                for n, (a, (_, seconds)) in enumerate(zip(firsts, spots), 1)
+                for b in firsts[n:]
+                if SQUARE_BIT[b] & seconds
+            ]
+        ((_, bits),) = spots
+        named = self.named.get(bits)
+        if named is None:  # the same squares for every camp, and for a player's cities
+            named = self.named[bits] = names(bits)
+        return [[b] for b in named]
+
+    def _mine(self, player: str) -> int:
+        mine = self.mine.get(player)
+        if mine is None:
+            mine = self.mine[player] = self.position.owned.get(player, 0) & self.free
+        return mine
+
+    def count(self, player: str, card: str) -> int:
+        if CARDS[card].kind == "sky_tower":  # the pairs of free squares, less those in one fief
+            mine = self._mine(player)
+            each = [(group & mine).bit_count() for group, _, _ in square_groups(self.position, player)]
+            return (sum(each) ** 2 - sum(n * n for n in each)) // 2
+        return sum(bits.bit_count() for _, bits in self.spots(player, card))
+
+    def nth(self, player: str, card: str, index: int) -> list[str]:
+        """``placements(player, card)[index]``, without the others."""
+        for a, bits in self.spots(player, card):
+            if index < bits.bit_count():
+                for _ in range(index):
+                    bits &= bits - 1  # the first square left out
+                (b,) = names(bits & -bits)
+                return [b] if a is None else [a, b]
+            index -= bits.bit_count()
+        raise IndexError(f"{player} has no placement {index} of {card}")
+
+
+def _building(state: Table, players: Iterable[str], card: str | None) -> list[tuple[str, str]]:
+    """The (player, card) pairs ``builds`` lists the builds of, in its order (C7: no camp below the last placed)."""
+    found = []
+    for p in players:
+        supply = state.supply[p]
+        for c in sorted(c for c, n in supply.items() if n > 0 and (card is None or c == card)):
+            info = CARDS[c]
+            if info.kind != "camp" or info.priority >= state.camp_floor:
+                found.append((p, c))
+    return found
 
 
 def builds(state: Table, player: str | None = None, card: str | None = None) -> list[Build]:
@@ -105,14 +238,26 @@ def builds(state: Table, player: str | None = None, card: str | None = None) -> 
     if state.phase != "building":
         return []
     found: list[Build] = []
-    for p in state.players if player is None else [q for q in state.players if q == player]:
-        supply = state.supply[p]
-        for c in sorted(c for c, n in supply.items() if n > 0 and (card is None or c == card)):
-            info = CARDS[c]
-            if info.kind == "camp" and info.priority < state.camp_floor:
-                continue  # C7
-            found += [Build(round=state.round, player=p, card=c, at=at) for at in placements(state.position, p, c)]
+    board = _Board(state.position)
+    for p, c in _building(state, state.players if player is None else [q for q in state.players if q == player], card):
+        found += [Build(round=state.round, player=p, card=c, at=at) for at in board.placements(p, c)]
     return found
+
+
+def build_counts(state: Table, players: Collection[str] | None = None) -> list[tuple[str, str, int]]:
+    """How many builds ``builds`` lists of each of ``players`` (default: every player) and each
+    card, in its order, as (player, card, count), without making them; a card with none is
+    left out."""
+    if state.phase != "building":
+        return []
+    board = _Board(state.position)
+    chosen = state.players if players is None else [p for p in state.players if p in players]
+    return [(p, c, n) for p, c in _building(state, chosen, None) if (n := board.count(p, c))]
+
+
+def nth_build(state: Table, player: str, card: str, index: int) -> Build:
+    """``builds(state, player, card)[index]``, without making the others."""
+    return Build(round=state.round, player=player, card=card, at=_Board(state.position).nth(player, card, index))
 
 
 def builds_at_construction(state: T, player: str, card: str) -> list[tuple[Build, T]]:
@@ -165,22 +310,22 @@ def harvests(state: Table) -> list[Harvest]:
 
 
 def ends(state: Table) -> list[End]:
-    """Every legal set of copy choices (E7, R3): each copy card on each parchment of its neighbour, or nothing."""
+    """Every legal set of copy choices (E7, R3): each copy card on each parchment of its
+    neighbour it may copy (``ending.copy_targets``), and no chain of copies that leads back
+    to itself (R3 ``follow``)."""
     if state.phase != "ending":
         return []
     cards = [(p, card) for p in state.players for card in sorted(COPY_CARDS & set(state.parchments[p]))]
-    choices = []
-    for p, card in cards:
-        choices.append([*sorted(set(state.parchments[state.copies_from(p, card)])), None])
+    choices = [copy_targets(state, p, card) for p, card in cards]
+    follow = state.rulings.copy_of_copy == "follow"
     found = []
     for combination in itertools.product(*choices):
         copies: dict[str, dict[str, str | None]] = {}
         for (p, card), target in zip(cards, combination):
             copies.setdefault(p, {})[card] = target
-        problems: list[Violation] = []
-        copy_choices(state, copies, problems)
-        if not problems:
-            found.append(End(copies=copies))
+        if follow and any(resolve_copy(state, copies, p, card) is CYCLE for p, card in cards):
+            continue  # R3 follow: a chain of copies that leads back to itself
+        found.append(End(copies=copies))
     return found
 
 
