@@ -265,6 +265,12 @@ class _Game:
         self.state = State()
         self.events: list[Event] = []
 
+    @property
+    def rng(self) -> random.Random:
+        """The one generator that serves every seat (a game without seat streams)."""
+        assert isinstance(self.randomness, random.Random)
+        return self.randomness
+
     def emit(self, event: Event | None) -> None:
         assert event is not None
         violations = self.state.play(event)
