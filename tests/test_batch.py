@@ -5,11 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import overload
 
 import pytest
 
-from bkref.io.batch import Local
+from bkref.io.batch import AHEAD, CHUNK, Local
 from bkref.io.referee import check_item
 from tests.conftest import REPLAYS
 
@@ -20,6 +22,41 @@ def test_processes_give_the_results_in_input_order() -> None:
     two = [(r.path, r.diagnostics, r.events) for r in Local(2).map(check_item, logs)]
     assert one == two
     assert [path for path, _, _ in two] == [str(p) for p in logs]
+
+
+class Counted(Sequence[int]):
+    """The numbers 0 to ``size``, noting the highest one read."""
+
+    def __init__(self, size: int) -> None:
+        self.size, self.highest = size, -1
+
+    def __len__(self) -> int:
+        return self.size
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[int]: ...
+
+    def __getitem__(self, index: int | slice) -> int | list[int]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.size))]
+        if not 0 <= index < self.size:
+            raise IndexError(index)
+        self.highest = max(self.highest, index)
+        return index
+
+
+def test_processes_are_given_a_few_items_ahead_of_the_result_awaited_not_all() -> None:
+    """Memory flat in the items (a million games of ``simulate --games -j``): the items read
+    are those of the tasks submitted, ``AHEAD`` per process beyond the one awaited."""
+    items = Counted(100_000)
+    results = Local(2).map(abs, items)
+    assert [next(results) for _ in range(3 * CHUNK)] == list(range(3 * CHUNK))
+    assert items.highest < (2 * AHEAD + 3) * CHUNK
+    results.close()  # the work not started is dropped
+    assert list(Local(2).map(abs, Counted(1000))) == list(range(1000))
 
 
 def processes_naming(marker: str) -> list[int]:

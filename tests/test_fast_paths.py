@@ -12,11 +12,12 @@
   plain versions (every combination of cards kept, every pair of squares, every set of copy
   choices put to the end's own check), at every decision of seeded games and on random
   positions and parchments; the counts and the n-th build (``moves.build_counts``,
-  ``moves.nth_build``, ``moves.pick_count``, ``moves.nth_pick``) against the lists, and
+  ``moves.nth_build``, ``moves.pick_count``, ``moves.nth_pick``, ``moves.chosen_pick``) against the lists, and
   ``random``'s choices made from them (``policies.random_build``, ``random_pick``) against
   the policy choosing from the lists, with the same seeded generator.
 - What a move adds to ``greedy``'s outlook, from the fiefs it changes alone
-  (``fiefs.Lookahead``), against the outlook of a copy of the board with the move made:
+  (``fiefs.Lookahead``; a pair of claims from each one alone where they are apart,
+  ``policies.Claims``), against the outlook of a copy of the board with the move made:
   every build and claim on random positions and at the decisions of seeded games.
 - ``greedy``'s weighing of copy choices, each player's scored once, against every set of
   choices scored whole, at the end of seeded games.
@@ -39,6 +40,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bkref.bots.policies import (
+    Claims,
     Outlook,
     built_gain,
     claimed_gain,
@@ -302,6 +304,7 @@ def test_random_chooses_from_the_counts_as_from_the_list(players: int, seed: int
             listed = moves.picks(state, p)
             assert moves.pick_count(state, p) == len(listed)
             assert [moves.nth_pick(state, p, i) for i in range(len(listed))] == listed
+            assert [moves.chosen_pick(state, p, lambda n, i=i: n - 1 - i) for i in range(len(listed))] == listed[::-1]
             for draw in range(3 if listed else 0):
                 chose, chosen = random.Random(draw), random.Random(draw)
                 assert random_pick(state, p, chosen) == random_policy(view(state, p), listed, chose)
@@ -399,6 +402,9 @@ def assert_gains_as_plain(position: Position, players: tuple[str, ...]) -> None:
                 assert built_gain(ahead, card, at) == plain_gain(position, build), build
         for squares in (["A1"], ["E5", "E6"], ["B3", "J10"], list(SQUARES[::7])):
             assert claimed_gain(ahead, squares) == plain_claim(position, p, squares)
+        claims = Claims(ahead)  # pairs from singles where they are apart
+        for a, b in itertools.combinations(SQUARES[3::8], 2):
+            assert claims((a, b)) == plain_claim(position, p, [a, b]), (a, b)
 
 
 @settings(BOUNDED, max_examples=60)
@@ -419,20 +425,46 @@ def test_greedy_gains_at_every_construction_of_seeded_games(players: int, seed: 
         state.play(event)
 
 
+def test_two_claims_apart_add_up_and_the_others_are_found_whole() -> None:
+    position = Position()
+    for sq in ("B2", "B3"):
+        position.claim(sq, "ann")
+    position.building["B2"] = "city2"
+    claims = Claims(Lookahead(position, "ann"))
+    assert claims.apart("A1", "J10")  # far from each other and from ann's fief
+    assert not claims.apart("A2", "C2")  # both join ann's fief
+    assert not claims.apart("E5", "E6")  # next to each other
+    for pair in (("A1", "J10"), ("A2", "C2"), ("E5", "E6")):
+        assert claims(pair) == plain_claim(position, "ann", list(pair))
+
+
 def test_greedy_weighs_copy_choices_player_by_player_as_whole() -> None:
-    """At the end of 60 seeded games (a third of those with a copy card have no opportunist),
-    under the default rulings and under R2 none and R3 follow."""
+    """At the end of 60 seeded games, under the default rulings, under R2 none, and under R2
+    none and R3 follow; among them, an Opportunist nowhere, held by a player who copies nothing (the
+    copiers still weighed alone), held by a copier, and one a copier may copy."""
+    seen = set()
     for players, seed in itertools.product((2, 3, 4), range(20)):
         state = State()
         for event in simulate(players, seed)[:-1]:
             state.play(event)
-        for rulings in (Rulings(), Rulings(opportunist_tie="none", copy_of_copy="follow")):
+        holders = {p for p in state.players if "opportunist" in state.parchments[p]}
+        copiers = {p for end in moves.ends(state) for p in end.copies}
+        copied = any("opportunist" in chosen.values() for end in moves.ends(state) for chosen in end.copies.values())
+        if copiers:
+            seen.add((bool(holders - copiers), bool(holders & copiers), copied))
+        for rulings in (
+            Rulings(),
+            Rulings(opportunist_tie="none"),
+            Rulings(opportunist_tie="none", copy_of_copy="follow"),
+        ):
             state.rulings = rulings
             ends = moves.ends(state)
             copier = next((p for p in state.players if any(p in end.copies for end in ends)), None)
             if copier is not None:
                 fast, whole = copiers_total(view(state, copier)), copiers_total(view(state, copier), whole=True)
                 assert [fast(end) for end in ends] == [whole(end) for end in ends]
+    assert {(False, False, False), (True, False, False), (False, True, False)} <= seen
+    assert any(copied for _, _, copied in seen)
 
 
 LINES = [b"", b"  ", b"\r", b"# a comment", b'{"type":"end"}', b"x" * 70, b"{"]

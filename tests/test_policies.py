@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from bkref.bots.errors import OptionError
-from bkref.bots.policies import load
+from bkref.bots.policies import BUNDLED, Choice, load
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game import moves
 from bkref.game.engine import State
 from bkref.game.events import Pick
+from bkref.game.knowledge import View
 from bkref.io.referee import check
 
 FIRST = """
@@ -284,3 +288,25 @@ def test_a_policy_cannot_change_the_game(bkref, tmp_path: Path, body: str, words
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert words.format(path=path) in result.stderr
     assert not (tmp_path / "g.jsonl").exists()
+
+
+@pytest.mark.parametrize("name", sorted(BUNDLED))
+def test_the_bundled_policies_change_nothing_they_are_given(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``simulate`` trusts them not to: it checks only a user's policy after each decision.
+    Each decision of seeded games, with one stream and a stream per seat, 2 to 4 players."""
+    policy = BUNDLED[name]
+    kept = []
+
+    def checked(view: View, options: Sequence[Choice], rng: random.Random) -> Choice:
+        before = msgspec.json.encode(options)
+        move = policy(view, options, rng)
+        kept.append(msgspec.json.encode(options) == before)
+        return move
+
+    monkeypatch.setitem(BUNDLED, name, checked)  # every decision asked of it, none taken without it
+    assert load(name) is checked
+    for players in (2, 3, 4):
+        for streams in (False, True):
+            simulate(players, players, name, seat_streams=streams)
+    assert len(kept) > 500
+    assert all(kept)

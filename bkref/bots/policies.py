@@ -50,7 +50,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -58,12 +58,12 @@ from bkref.bots.errors import OptionError, PolicyError, traceback_of
 from bkref.game.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS
 from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick
-from bkref.game.fiefs import BitBoard, Group, Lookahead
+from bkref.game.fiefs import RESOURCE_INDEX, BitBoard, Group, Lookahead
 from bkref.game.knowledge import View
-from bkref.game.moves import build_counts, nth_build, nth_pick, pick_count, placements
+from bkref.game.moves import build_counts, chosen_pick, nth_build, placements
 from bkref.game.position import Position
 from bkref.game.results import Fief
-from bkref.game.scoring import final_score
+from bkref.game.scoring import final_score, opportunist_second, parchment_points
 from bkref.game.table import Table
 from bkref.io.diagnostics import printable
 
@@ -73,6 +73,8 @@ Policy = Callable[[View, Sequence[Choice], random.Random], Choice]
 
 T = TypeVar("T")
 Outlook = tuple[int, int]
+_BASIC = sum(1 << RESOURCE_INDEX[r] for r in BASIC_RESOURCES)
+"""The basic resources, as bits of a fief's resources: what a trading post may make (H1)."""
 
 
 # -- the bundled policies ------------------------------------------------------------
@@ -98,9 +100,9 @@ def random_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Ch
 
 def random_pick(state: Table, player: str, rng: random.Random) -> Pick:
     """The pick ``random_policy`` chooses among ``moves.picks(state, player)``, drawing the same
-    number from ``rng``, without making the list (``moves.pick_count``, ``moves.nth_pick``):
-    what ``bkref simulate`` plays for its seats."""
-    return nth_pick(state, player, rng.choice(range(pick_count(state, player))))  # the draw of a choice among them
+    number from ``rng``, without making the list (``moves.chosen_pick``): what ``bkref
+    simulate`` plays for its seats."""
+    return chosen_pick(state, player, lambda n: rng.choice(range(n)))  # the draw of a choice among n
 
 
 def random_build(state: Table, players: Collection[str], rng: random.Random) -> Build | None:
@@ -159,21 +161,40 @@ def _outlook(fiefs: Iterable[Group]) -> Outlook:
 
 
 def _change(before: list[Group], after: list[Group]) -> Outlook:
-    """What the fiefs ``after`` add to the outlook over the fiefs ``before`` they replace."""
-    return _gain(_outlook(after), _outlook(before))
+    """What the fiefs ``after`` add to the outlook over the fiefs ``before`` they replace
+    (``_outlook(after)`` less ``_outlook(before)``, in one pass)."""
+    carrots = total = 0
+    for _, strength, made in after:
+        wealth = made.bit_count()
+        carrots += strength * wealth
+        total += strength + wealth
+    for _, strength, made in before:
+        wealth = made.bit_count()
+        carrots -= strength * wealth
+        total -= strength + wealth
+    return carrots, total
 
 
 def built_gain(ahead: Lookahead, card: str, at: list[str]) -> Outlook:
     """What placing ``card`` on ``at`` adds to the outlook of ``ahead``'s player (only the fiefs
     it changes count); a new trading post at its best declaration (H1)."""
-    if card != "trading_post":
-        before, after = ahead.built(card, at)
-        return _change(before, after)
-    gains = []
-    for resource in BASIC_RESOURCES:
-        before, after = ahead.built(card, at, resource)
-        gains.append(_change(before, after))
-    return max(gains)
+    info = CARDS[card]
+    kind = info.kind
+    if kind == "city":  # its strength more, in a fief as wealthy as before
+        _, _, made = ahead.fief_of(at[0])
+        return info.strength * made.bit_count(), info.strength
+    if kind == "farm":  # a resource more, unless the fief makes it already; a trading post's any basic one
+        _, strength, made = ahead.fief_of(at[0])
+        wanted = _BASIC if info.produces is None else 1 << RESOURCE_INDEX[info.produces]
+        return (strength, 1) if wanted & ~made else (0, 0)
+    if kind == "sky_tower":  # its two fiefs become one, as strong as both, making what either makes
+        (squares, strength, made), (others, other, makes) = ahead.fief_of(at[0]), ahead.fief_of(at[1])
+        if squares == others:
+            return 0, 0
+        wealth, more, both = made.bit_count(), makes.bit_count(), (made | makes).bit_count()
+        return (strength + other) * both - strength * wealth - other * more, both - wealth - more
+    before, after = ahead.built(card, at)  # a camp: the fiefs it joins
+    return _change(before, after)
 
 
 def claimed_gain(ahead: Lookahead, squares: Iterable[str]) -> Outlook:
@@ -183,15 +204,42 @@ def claimed_gain(ahead: Lookahead, squares: Iterable[str]) -> Outlook:
     return _change(before, after)
 
 
-def _gain(after: Outlook, before: Outlook) -> Outlook:
-    return after[0] - before[0], after[1] - before[1]
-
-
 def _best(rng: random.Random, options: Sequence[T], key: Callable[[T], Any]) -> T:
     """The option with the highest key; ties broken by the seeded generator."""
     keys = [key(option) for option in options]
     top = max(keys)
     return rng.choice([option for option, k in zip(options, keys) if k == top])
+
+
+class Claims:
+    """``claimed_gain`` on ``ahead``, each set of squares found once: two squares whose claims
+    join no fief in common and that are not next to each other add what each adds alone
+    (the fiefs either makes are the same as when it is claimed alone)."""
+
+    def __init__(self, ahead: Lookahead) -> None:
+        self.ahead = ahead
+        self.known: dict[tuple[str, ...], Outlook] = {}
+        self.joined: dict[str, int] = {}
+        """The squares of the fief each square claimed alone makes."""
+
+    def __call__(self, squares: tuple[str, ...]) -> Outlook:
+        gain = self.known.get(squares)
+        if gain is None:
+            if len(squares) == 2 and self.apart(*squares):
+                (carrots, total), (more, others) = self(squares[:1]), self(squares[1:])
+                gain = carrots + more, total + others
+            else:
+                before, after = self.ahead.claimed(squares)
+                gain = _change(before, after)
+                if len(squares) == 1:
+                    self.joined[squares[0]] = after[0][0]
+            self.known[squares] = gain
+        return gain
+
+    def apart(self, a: str, b: str) -> bool:
+        """Whether claiming ``a`` and ``b`` together makes the fiefs each makes alone."""
+        self((a,)), self((b,))
+        return not self.joined[a] & self.joined[b] and not self.ahead.linked(a, b)
 
 
 def _building_value(now: Position, ahead: Lookahead, card: str) -> Outlook:
@@ -205,13 +253,10 @@ def _greedy_pick(view: View, player: str, options: Sequence[Pick], rng: random.R
     cards = sorted({c for pick in options for c in pick.keep + (pick.discard or [])})
     buildings = {c: _building_value(now, ahead, c) for c in cards if CARDS[c].is_building}
     territories = {c for c in cards if CARDS[c].kind == "territory"}
-    claims: dict[tuple[str, ...], Outlook] = {}
+    claims = Claims(ahead)
 
     def value(kept: list[str]) -> Outlook:
-        squares = tuple([c for c in kept if c in territories])
-        total = claims.get(squares)
-        if total is None:
-            total = claims[squares] = claimed_gain(ahead, squares)
+        total = claims(tuple([c for c in kept if c in territories]))
         for c in kept:
             worth = buildings.get(c)
             if worth is not None:
@@ -232,7 +277,9 @@ def _greedy_build(view: View, options: Sequence[Choice], rng: random.Random) -> 
     for build in options:
         if isinstance(build, Build):
             p = build.player
-            looking = ahead[p] if p in ahead else ahead.setdefault(p, Lookahead(now, p))
+            looking = ahead.get(p)
+            if looking is None:
+                looking = ahead[p] = Lookahead(now, p)
             gain = built_gain(looking, build.card, build.at)
             if gain > (0, 0):
                 moves.append((build, gain))
@@ -259,11 +306,11 @@ def _greedy_end(view: View, options: Sequence[End], rng: random.Random) -> End:
 
 def copiers_total(view: View, *, whole: bool = False) -> Callable[[End], int]:
     """What ``greedy`` weighs a set of copy choices by: the copiers' final totals with it, as
-    every player can score them at the end (I6: the board and the parchments). Unless an
-    opportunist is in play (its points depend on every total, R2) or copies follow copies
-    (R3 ``follow``), a copier's total depends on their own choices alone, so each player's
-    choices are scored once, not every combination of them (``whole``: every set scored
-    whole, what the fast way is checked against)."""
+    every player can score them at the end (I6: the board and the parchments). Unless copies
+    follow copies (R3 ``follow``), a player's total before the Opportunists depends on their
+    own choices alone, so each player's choices are scored once, their parchments alone, not
+    every combination of them; an Opportunist then scores from those totals (R2). ``whole``:
+    every set scored whole, what the fast way is checked against."""
     revealed = view.revealed
     assert revealed is not None  # the end is decided after the reveal (E1)
     public = State()
@@ -281,17 +328,33 @@ def copiers_total(view: View, *, whole: bool = False) -> Callable[[End], int]:
         final = final_score(public, board, explain=False)
         return sum(final.players[p].total for p in end.copies)
 
-    if whole or view.rulings.copy_of_copy == "follow" or any("opportunist" in c for c in revealed.values()):
+    if whole or view.rulings.copy_of_copy == "follow":
         return scored
     own: dict[tuple[str, tuple[tuple[str, str | None], ...]], int] = {}
 
+    def before(p: str, chosen: Mapping[str, str | None]) -> int:
+        """``p``'s total with their choices ``chosen`` (their other copy cards copying nothing),
+        Opportunists aside: their parchments alone scored."""
+        key = (p, tuple(chosen.items()))
+        if key not in own:
+            public.copies = _with_all_copies(public.parchments, End(copies={p: dict(chosen)})).copies
+            own[key] = view.carrots(p) + parchment_points(public, board, p)
+        return own[key]
+
     def by_player(end: End) -> int:
+        totals = {p: before(p, chosen) for p, chosen in end.copies.items()}
+        if not any(
+            "opportunist" in revealed[p] or "opportunist" in chosen.values() for p, chosen in end.copies.items()
+        ):
+            return sum(totals.values())
+        # a copier's Opportunist scores from every total before the Opportunists (R2)
+        ahead = {p: totals[p] if p in totals else before(p, {}) for p in view.players}
+        second, award = opportunist_second(view.players, ahead, view.rulings.opportunist_tie)
         total = 0
         for p, chosen in end.copies.items():
-            key = (p, tuple(chosen.items()))
-            if key not in own:
-                own[key] = scored(End(copies={p: chosen}))
-            total += own[key]
+            total += totals[p]
+            if award and p in second:
+                total += 10 * (revealed[p].count("opportunist") + list(chosen.values()).count("opportunist"))
         return total
 
     return by_player

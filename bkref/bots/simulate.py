@@ -34,7 +34,7 @@ import hashlib
 import random
 import sys
 import traceback
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 import msgspec
@@ -44,9 +44,9 @@ from bkref.bots.policies import BUNDLED, Choice, Policy, load, random_build, ran
 from bkref.bots.seats import BotOptions, ProgramSeat, command_of, decide, is_program, own_parts
 from bkref.game import moves
 from bkref.game.catalog import CARDS
-from bkref.game.engine import State, apply
+from bkref.game.engine import State
 from bkref.game.events import FORMAT, End, Event, Game, Harvest, Rulings
-from bkref.game.fiefs import yield_of
+from bkref.game.fiefs import harvest_carrots
 from bkref.game.knowledge import view
 from bkref.io.diagnostics import printable
 
@@ -271,7 +271,9 @@ class _Game:
         assert isinstance(self.randomness, random.Random)
         return self.randomness
 
-    def emit(self, event: Event | None) -> None:
+    def emit(self, event: Event | None, expect: Callable[[State], dict[str, int]] | None = None) -> None:
+        """Play ``event`` on the live state and log it; with ``expect``, the event logged holds
+        the ``expect`` figures it reads off the state after it (the engine's own, X1)."""
         assert event is not None
         violations = self.state.play(event)
         if violations:
@@ -280,6 +282,8 @@ class _Game:
                 f"the engine refuses simulated event {len(self.events) + 1} ({type(event).__name__.lower()}): "
                 f"{rule} {message}"
             )
+        if expect is not None:
+            event = msgspec.structs.replace(event, expect=expect(self.state))
         self.events.append(event)
         for seat in self.programs.values():
             seat.observe(event)
@@ -292,10 +296,10 @@ class _Game:
         given breaks the protocol.
         """
         spec = self.specs[player]
-        where = f"{what} {self.state.where()} (event {len(self.events) + 1})"
         policy = self.policy[player]
         rng = self.randomness[player] if isinstance(self.randomness, dict) else self.randomness
-        before = msgspec.json.encode(options)
+        # a bundled policy changes nothing it is given (tests/test_policies.py): a user's is checked
+        before = None if policy in BUNDLED.values() else msgspec.json.encode(options)
         try:
             with contextlib.redirect_stdout(sys.stderr):
                 move = policy(view(self.state, player), list(options), rng)
@@ -303,19 +307,23 @@ class _Game:
         except (Exception, SystemExit) as error:  # the policy is the user's code: anything it raises is its error
             raised = f"{type(error).__name__}: {printable(str(error))}{_line_of(policy, error)}"
             raise PolicyError(
-                f"policy {spec} raised {raised} at {where}",
+                f"policy {spec} raised {raised} at {self.where(what)}",
                 spec=spec,
                 traceback=traceback_of(error),
             ) from None
-        if msgspec.json.encode(options) != before:
-            raise PolicyError(f"policy {spec} changed the legal moves it was given at {where}", spec=spec)
+        if before is not None and msgspec.json.encode(options) != before:
+            raise PolicyError(f"policy {spec} changed the legal moves it was given at {self.where(what)}", spec=spec)
         if index is None:
             raise PolicyError(
                 f"policy {spec} returned {printable(_shown(move))}, which is not one of the "
-                f"{len(options)} legal moves at {where}",
+                f"{len(options)} legal moves at {self.where(what)}",
                 spec=spec,
             )
         return options[index]
+
+    def where(self, what: str) -> str:
+        """The decision ``what`` as an error names it: its place in the game, and the event it is for."""
+        return f"{what} {self.state.where()} (event {len(self.events) + 1})"
 
     def decide(self, kind: str, asks: Mapping[str, Sequence[Choice]], what: str) -> dict[str, Choice]:
         """The choices of the seats of ``asks`` (player to options) for decisions of ``kind``,
@@ -364,11 +372,11 @@ class _Game:
                 self.camps()
                 for player in self.players:
                     self.builds(player)
-            self.emit(self.harvest())
+            self.emit(self.harvest(), self.harvested)
             if state.phase == "ending":
                 for seat in self.programs.values():
                     seat.reveal(state)
-        self.emit(self.end())
+        self.emit(self.end(), self.final)
 
     def explore(self) -> None:
         """One turn's picks, played in seat order: every seat decides at once (D4), or (one
@@ -424,11 +432,13 @@ class _Game:
         state = self.state
         if self.policy[group[0]] is random_policy:
             return random_build(state, group, self.rng)
-        options = [build for p in group for build in moves.builds(state, p)]
+        every = len(group) == len(self.players)  # (in seat order, as builds lists them)
+        options = moves.builds(state) if every else [build for p in group for build in moves.builds(state, p)]
         return self.ask(group[0], [*options, None], f"the construction of {', '.join(group)}") if options else None
 
     def harvest(self) -> Harvest:
-        """The harvest, with the declarations of every trading post's owner, asked at once."""
+        """The harvest, with the declarations of every trading post's owner, asked at once
+        (its ``expect``: ``harvested``)."""
         state = self.state
         posts = moves.trading_posts(state)
         chosen = self.decide(
@@ -439,12 +449,19 @@ class _Game:
             answer = chosen[p]
             assert isinstance(answer, Harvest)
             declared.update(answer.trading_posts)
-        after = apply(state, Harvest(round=state.round, trading_posts=declared))[0]
-        expect = {p: yield_of(after.harvests[-1][p]) for p in self.players}
-        return Harvest(round=state.round, trading_posts=declared, expect=expect)
+        return Harvest(round=state.round, trading_posts=declared)
+
+    def harvested(self, state: State) -> dict[str, int]:
+        """Every player's carrots at the harvest just played: its ``expect``."""
+        return {p: harvest_carrots(state.harvests[-1], p) for p in self.players}
+
+    def final(self, state: State) -> dict[str, int]:
+        """Every player's final total at the end just played: its ``expect``."""
+        assert state.final is not None
+        return {p: state.final.players[p].total for p in self.players}
 
     def end(self) -> End:
-        """The end, with every copier's choices (E7): under R3 ``forbidden`` each one's part
+        """The end, with every copier's choices (E7; its ``expect``: ``final``): under R3 ``forbidden`` each one's part
         asked at once; under ``follow`` one at a time in seat order, each offered only the
         parts that keep the whole legal."""
         state = self.state
@@ -460,9 +477,7 @@ class _Game:
         else:
             asks = {p: mine for p in self.players if (mine := own_parts(options, p, {}))}
             copies.update(self._copies(self.decide("end", asks, "the copy choices of {}")))
-        after = apply(state, End(copies=copies))[0]
-        assert after.final is not None
-        return End(copies=copies, expect={p: after.final.players[p].total for p in self.players})
+        return End(copies=copies)
 
     @staticmethod
     def _copies(chosen: dict[str, Choice]) -> dict[str, dict[Any, Any]]:

@@ -38,7 +38,7 @@ import random
 import re
 import sys
 from collections.abc import Generator, Sequence
-from typing import Any, Final
+from typing import Any, Final, overload
 
 import msgspec
 
@@ -246,15 +246,43 @@ def schedule(
     return jobs
 
 
-def simulate_jobs(players: int, first: int, policies: Sequence[str], games: int) -> list[Job]:
+def simulate_jobs(players: int, first: int, policies: Sequence[str], games: int) -> SeededJobs:
     """The jobs of ``bkref simulate --games``: seeds ``first`` on, each game's file named by
     ``game_name`` and holding what ``simulate(players, seed, policies)`` plays."""
-    shown = policies[0] if len(policies) == 1 else list(policies)
-    meta = {"generator": "bkref simulate", "policy": shown}
-    return [
-        Job(game_name(players, seed), players, list(policies), {**meta, "seed": seed}, seed=seed)
-        for seed in range(first, first + games)
-    ]
+    return SeededJobs(players, first, list(policies), games)
+
+
+class SeededJobs(Sequence[Job]):
+    """The jobs of ``simulate_jobs``, each made when it is asked for: a run of a million games
+    holds no more of them than a run of ten.
+
+    >>> jobs = simulate_jobs(4, 7, ["random"], 1_000_000)
+    >>> len(jobs), jobs[0].name, jobs[-1].seed, [job.seed for job in jobs[2:4]]
+    (1000000, '4p-seed-000007.jsonl', 1000006, [9, 10])
+    """
+
+    def __init__(self, players: int, first: int, policies: list[str], games: int) -> None:
+        self.players, self.first, self.policies, self.games = players, first, policies, games
+        shown = policies[0] if len(policies) == 1 else list(policies)
+        self.meta = {"generator": "bkref simulate", "policy": shown}
+
+    def __len__(self) -> int:
+        return self.games
+
+    @overload
+    def __getitem__(self, index: int) -> Job: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Job]: ...
+
+    def __getitem__(self, index: int | slice) -> Job | list[Job]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.games))]
+        if not -self.games <= index < self.games:
+            raise IndexError(f"no job {index} of {self.games}")
+        seed = self.first + index % self.games
+        meta = {**self.meta, "seed": seed}
+        return Job(game_name(self.players, seed), self.players, list(self.policies), meta, seed=seed)
 
 
 def log_of_job(job: Job) -> str:

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Generator, Sequence
+from array import array
+from collections.abc import Generator, Iterable, Sequence
 from enum import StrEnum
 from pathlib import Path
+from typing import overload
 
 import msgspec
 
@@ -44,7 +46,7 @@ def make_folder(folder: Path) -> None:
         raise fail(f"cannot make the folder {folder}: {error.strerror or error}") from None
 
 
-def refuse_existing(folder: Path, names: Sequence[str], existing: Existing) -> None:
+def refuse_existing(folder: Path, names: Iterable[str], existing: Existing) -> None:
     """``fail`` when a file is at one of ``names`` and the run was not told what to do with it."""
     if existing is not Existing.refuse:
         return
@@ -56,16 +58,16 @@ def refuse_existing(folder: Path, names: Sequence[str], existing: Existing) -> N
             )
 
 
-def _temporaries(folder: Path, names: Sequence[str]) -> list[Path]:
+def _temporaries(folder: Path, names: Iterable[str]) -> list[Path]:
     """The temporary files that a run killed while writing one of ``names`` left in ``folder``."""
-    wanted = set(names)
     pattern = re.compile(r"\.(.+)\.\d+-[0-9a-f]{8}\.tmp")
-    found = []
+    left: dict[str, list[Path]] = {}  # by the name of the file each was to be
     for path in folder.iterdir():
-        match = pattern.fullmatch(path.name)
-        if match and match[1] in wanted:
-            found.append(path)
-    return sorted(found)
+        if match := pattern.fullmatch(path.name):
+            left.setdefault(match[1], []).append(path)
+    if not left:
+        return []
+    return sorted(path for name in names if name in left for path in left.pop(name))
 
 
 def kept(path: Path, job: Job) -> str | None:
@@ -102,9 +104,8 @@ def write_games(
     the generator stops the run: no game after the last one yielded is written.
     """
     make_folder(folder)
-    names = [job.name for job in jobs]
-    refuse_existing(folder, names, existing)
-    for temporary in _temporaries(folder, names):
+    refuse_existing(folder, (job.name for job in jobs), existing)
+    for temporary in _temporaries(folder, (job.name for job in jobs)):
         temporary.unlink(missing_ok=True)
     keep: set[str] = set()
     if existing is Existing.resume:
@@ -116,7 +117,7 @@ def write_games(
                     keep.add(job.name)
                 else:
                     print(printable(f"bkref: playing {path} again: {why}"), file=sys.stderr)
-    played = run([job for job in jobs if job.name not in keep], runner, bots)
+    played = run(_Left(jobs, keep) if keep else jobs, runner, bots)
     try:
         for job in jobs:
             path = folder / job.name
@@ -129,3 +130,26 @@ def write_games(
             yield job, job.name in keep
     finally:
         played.close()
+
+
+class _Left(Sequence[Job]):
+    """The jobs of ``jobs`` not among those ``kept``, in order (held as their indexes: a resumed
+    run of a million games holds no copy of its jobs)."""
+
+    def __init__(self, jobs: Sequence[Job], kept: set[str]) -> None:
+        self.jobs = jobs
+        self.left = array("q", (i for i, job in enumerate(jobs) if job.name not in kept))
+
+    def __len__(self) -> int:
+        return len(self.left)
+
+    @overload
+    def __getitem__(self, index: int) -> Job: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Job]: ...
+
+    def __getitem__(self, index: int | slice) -> Job | list[Job]:
+        if isinstance(index, slice):
+            return [self.jobs[i] for i in self.left[index]]
+        return self.jobs[self.left[index]]

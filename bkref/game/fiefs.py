@@ -267,6 +267,14 @@ class Lookahead:
         product = declared if card == "trading_post" else _MAKES.get(card)
         return [group], [(squares, strength, made | (1 << RESOURCE_INDEX[product]) if product else made)]
 
+    def linked(self, a: str, b: str) -> bool:
+        """Whether squares ``a`` and ``b`` are next to each other for fiefs (S3; or a sky tower pair, C5)."""
+        return bool(self.board.links[BOARD_ORDER[a]] & SQUARE_BIT[b])
+
+    def fief_of(self, square: str) -> Group:
+        """The player's fief that holds ``square``, one of theirs."""
+        return self.fief[BOARD_ORDER[square]]
+
     def claimed(self, squares: Iterable[str]) -> tuple[list[Group], list[Group]]:
         """The fiefs that claiming ``squares`` changes (P1), before and after."""
         board = self.board

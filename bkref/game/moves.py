@@ -9,7 +9,8 @@ same game on every run:
 - ``picks(state, player)``: every distinct pick of the turn (D2, D3): two cards kept
   (3-4 players), or one kept and one other discarded (2 players, the reserve card in
   the hand, D3); kept cards in sorted order. ``pick_count(state, player)`` and
-  ``nth_pick(state, player, index)``: how many, and one of them, without the list.
+  ``nth_pick(state, player, index)``: how many, and one of them, without the list
+  (``chosen_pick``: both at once).
 - ``builds(state, player, card)``: every legal build of the construction (C1-C7):
   player in seat order, then card id, then squares in board order (camps: only those
   not below the camps already placed, C7; sky towers: two free squares of the player
@@ -52,11 +53,11 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Final, TypeVar
 
 from bkref.game.building import build as place
-from bkref.game.catalog import BASIC_RESOURCES, BOARD, CARDS, COPY_CARDS, SQUARES
+from bkref.game.catalog import BASIC_RESOURCES, BOARD, BOARD_ORDER, CARDS, COPY_CARDS, SQUARES
 from bkref.game.ending import copy_targets
 from bkref.game.events import Build, Deal, Draw, End, Harvest, Pick
 from bkref.game.exploring import play_card
@@ -75,6 +76,13 @@ _ON_TERRAIN: Final = {
     t: mask(sq for sq in SQUARES if BOARD[sq].terrain == t) for t in {s.terrain for s in BOARD.values()}
 }
 """The squares of each terrain (C4)."""
+_ON: Final = {
+    card.id: _ALL if card.requires_terrain is None else _ON_TERRAIN[card.requires_terrain]
+    for card in CARDS.values()
+    if card.is_building and card.kind not in ("camp", "sky_tower")
+}
+"""The squares each building on one square but a camp may stand on by terrain (C4)."""
+_CAMP_PRIORITY: Final = {card.id: card.priority for card in CARDS.values() if card.kind == "camp"}
 
 
 def picks(state: Table, player: str) -> list[Pick]:
@@ -100,7 +108,22 @@ def pick_count(state: Table, player: str) -> int:
 
 def nth_pick(state: Table, player: str, index: int) -> Pick:
     """``picks(state, player)[index]``, without making the others."""
-    for first, seconds in _pick_rows(state, player):
+    return chosen_pick(state, player, lambda _: index)
+
+
+def chosen_pick(state: Table, player: str, choose: Callable[[int], int]) -> Pick:
+    """``picks(state, player)[choose(n)]``, ``n`` being how many there are, without making
+    the list: what a program that samples needs, in one pass.
+
+    >>> from bkref.game.engine import State
+    >>> chosen_pick(State(), "ann", lambda n: n - 1)  # no pick is due
+    Traceback (most recent call last):
+    ...
+    IndexError: ann has no pick -1
+    """
+    rows = _pick_rows(state, player)
+    index = choose(sum([len(seconds) for _, seconds in rows]))
+    for first, seconds in rows:
         if index < len(seconds):
             second = seconds[index]
             if KEEP[state.seats] == 1:
@@ -132,7 +155,28 @@ def placements(position: Position, player: str, card: str) -> list[list[str]]:
     return _Board(position).placements(player, card)
 
 
-Spots = list[tuple[str | None, int]]
+_NAMED: dict[int, tuple[str, ...]] = {}
+"""The squares of a bitmask, named (``fiefs.names``), as placements asked them lately: a
+player's squares change by one at a time, and most placements of a construction are those
+of the decision before. Cleared when it holds ``_NAMED_MOST``."""
+_NAMED_MOST: Final = 1024
+_FIEFS: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[int, ...]] = {}
+"""A player's fiefs by their squares (``_Board.fiefs``), by the player's squares and the sky
+towers that join them (C5): the same through a construction, unless a camp or a tower joins
+some. Cleared when it holds ``_NAMED_MOST``."""
+
+
+def _named(bits: int) -> tuple[str, ...]:
+    """``fiefs.names(bits)``, kept in ``_NAMED``."""
+    named = _NAMED.get(bits)
+    if named is None:
+        if len(_NAMED) >= _NAMED_MOST:
+            _NAMED.clear()
+        named = _NAMED[bits] = names(bits)
+    return named
+
+
+Spots = Sequence[tuple[str | None, int]]
 """Where a building could go, as bitmasks of squares: ``(None, squares)`` for a building on
 one square; for a sky tower, ``(first, seconds)`` for each first square in board order, the
 second squares that go with it (later in board order)."""
@@ -151,63 +195,71 @@ class _Board:
         self.free = _ALL & ~held
         self.mine: dict[str, int] = {}
         self.empty: int | None = None
-        self.named: dict[int, tuple[str, ...]] = {}
 
     def spots(self, player: str, card: str) -> Spots:
         """Where ``player`` could place ``card`` (see ``Spots``)."""
-        info = CARDS[card]
-        kind = info.kind
-        owned = self.position.owned
-        if kind == "camp":  # C6
-            if self.empty is None:
-                taken = 0
-                for bits in owned.values():
-                    taken |= bits
-                self.empty = self.free & ~taken
-            return [(None, self.empty)]
-        mine = self._mine(player)
-        if kind == "sky_tower":  # C5: each free square with every later one of another fief
-            fief = {}
-            for group, _, _ in square_groups(self.position, player):
-                for sq in names(group & mine):
-                    fief[sq] = group
-            spots: Spots = []
-            later = mine
-            for a in names(mine):
-                later ^= SQUARE_BIT[a]
-                spots.append((a, later & ~fief[a]))
-            return spots
-        need = info.requires_terrain
-        return [(None, mine if need is None else mine & _ON_TERRAIN[need])]  # C2-C4
+        if CARDS[card].kind == "sky_tower":
+            return self.pairs(player)
+        return [(None, self.one(player, card))]
+
+    def one(self, player: str, card: str) -> int:
+        """The squares where ``player`` could place ``card``, a building on one square: camps on
+        the empty squares nobody controls (C6), the others on the player's free squares (C2-C3),
+        farms on their terrain (C4)."""
+        on = _ON.get(card)
+        if on is not None:
+            return self.mine_of(player) & on
+        if self.empty is None:  # a camp (C6)
+            taken = 0
+            for bits in self.position.owned.values():
+                taken |= bits
+            self.empty = self.free & ~taken
+        return self.empty
+
+    def pairs(self, player: str) -> list[tuple[str, int]]:
+        """Where ``player`` could place a sky tower (C5): each free square of theirs, with every
+        later one of another fief."""
+        mine = self.mine_of(player)
+        fief = {}
+        for group in self.fiefs(player):
+            for sq in names(group & mine):
+                fief[sq] = group
+        spots = []
+        later = mine
+        for a in names(mine):
+            later ^= SQUARE_BIT[a]
+            spots.append((a, later & ~fief[a]))
+        return spots
 
     def placements(self, player: str, card: str) -> list[list[str]]:
-        spots = self.spots(player, card)
         if CARDS[card].kind == "sky_tower":  # each first square, with its seconds among the later ones
-            firsts = names(self._mine(player))
-            return [
-                [a, b]
-                for n, (a, (_, seconds)) in enumerate(zip(firsts, spots), 1)
-                for b in firsts[n:]
-                if SQUARE_BIT[b] & seconds
-            ]
-        ((_, bits),) = spots
-        named = self.named.get(bits)
-        if named is None:  # the same squares for every camp, and for a player's cities
-            named = self.named[bits] = names(bits)
-        return [[b] for b in named]
+            return [[a, b] for a, seconds in self.pairs(player) for b in _named(seconds)]
+        return [[b] for b in _named(self.one(player, card))]
 
-    def _mine(self, player: str) -> int:
+    def mine_of(self, player: str) -> int:
+        """The free squares of ``player``."""
         mine = self.mine.get(player)
         if mine is None:
             mine = self.mine[player] = self.position.owned.get(player, 0) & self.free
         return mine
 
+    def fiefs(self, player: str) -> tuple[int, ...]:
+        """The squares of each of ``player``'s fiefs (``fiefs.square_groups``), kept in ``_FIEFS``."""
+        position = self.position
+        key = (position.owned.get(player, 0), tuple([(a, b) for a, b in position.towers]))
+        found = _FIEFS.get(key)
+        if found is None:
+            if len(_FIEFS) >= _NAMED_MOST:
+                _FIEFS.clear()
+            found = _FIEFS[key] = tuple(group for group, _, _ in square_groups(position, player))
+        return found
+
     def count(self, player: str, card: str) -> int:
         if CARDS[card].kind == "sky_tower":  # the pairs of free squares, less those in one fief
-            mine = self._mine(player)
-            each = [(group & mine).bit_count() for group, _, _ in square_groups(self.position, player)]
+            mine = self.mine_of(player)
+            each = [(group & mine).bit_count() for group in self.fiefs(player)]
             return (sum(each) ** 2 - sum(n * n for n in each)) // 2
-        return sum(bits.bit_count() for _, bits in self.spots(player, card))
+        return self.one(player, card).bit_count()
 
     def nth(self, player: str, card: str, index: int) -> list[str]:
         """``placements(player, card)[index]``, without the others."""
@@ -224,11 +276,11 @@ class _Board:
 def _building(state: Table, players: Iterable[str], card: str | None) -> list[tuple[str, str]]:
     """The (player, card) pairs ``builds`` lists the builds of, in its order (C7: no camp below the last placed)."""
     found = []
+    floor = state.camp_floor
     for p in players:
         supply = state.supply[p]
-        for c in sorted(c for c, n in supply.items() if n > 0 and (card is None or c == card)):
-            info = CARDS[c]
-            if info.kind != "camp" or info.priority >= state.camp_floor:
+        for c in sorted([c for c, n in supply.items() if n > 0 and (card is None or c == card)]):
+            if _CAMP_PRIORITY.get(c, floor) >= floor:
                 found.append((p, c))
     return found
 
@@ -239,8 +291,12 @@ def builds(state: Table, player: str | None = None, card: str | None = None) -> 
         return []
     found: list[Build] = []
     board = _Board(state.position)
+    r = state.round
     for p, c in _building(state, state.players if player is None else [q for q in state.players if q == player], card):
-        found += [Build(round=state.round, player=p, card=c, at=at) for at in board.placements(p, c)]
+        if CARDS[c].kind == "sky_tower":  # (round, player, card, at): the fields in order
+            found += [Build(r, p, c, [a, b]) for a, seconds in board.pairs(p) for b in _named(seconds)]
+        else:
+            found += [Build(r, p, c, [b]) for b in _named(board.one(p, c))]
     return found
 
 
@@ -252,7 +308,13 @@ def build_counts(state: Table, players: Collection[str] | None = None) -> list[t
         return []
     board = _Board(state.position)
     chosen = state.players if players is None else [p for p in state.players if p in players]
-    return [(p, c, n) for p, c in _building(state, chosen, None) if (n := board.count(p, c))]
+    found = []
+    for p, c in _building(state, chosen, None):
+        on = _ON.get(c)  # most buildings stand on one of the player's free squares
+        n = (board.mine_of(p) & on).bit_count() if on is not None else board.count(p, c)
+        if n:
+            found.append((p, c, n))
+    return found
 
 
 def nth_build(state: Table, player: str, card: str, index: int) -> Build:
@@ -280,9 +342,8 @@ def trading_posts(state: Table) -> dict[str, list[str]]:
     """Each player's trading posts on the board (H1): players in seat order, squares in board order."""
     position = state.position
     posts: dict[str, list[str]] = {}
-    for sq in SQUARES:
-        if position.building.get(sq) == "trading_post":
-            posts.setdefault(position.owner[sq], []).append(sq)
+    for sq in sorted([sq for sq, on in position.building.items() if on == "trading_post"], key=BOARD_ORDER.__getitem__):
+        posts.setdefault(position.owner[sq], []).append(sq)
     return {p: posts[p] for p in state.players if p in posts}
 
 

@@ -19,7 +19,7 @@ scoresheet does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 import msgspec
@@ -361,11 +361,8 @@ class _Scorer:
     def opportunist(self, rows: dict[str, list[ParchmentRow]], before: dict[str, int]) -> dict[str, int]:
         """Score every Opportunist once all else is scored (R2); ``before`` holds each player's
         total so far. Returns the points the Opportunists give, by player."""
-        first, *rest = sorted(before.values(), reverse=True)
-        # second: exactly one player ahead, so nobody when the first place is shared
-        second = [p for p in self.state.players if before[p] == rest[0]] if rest and rest[0] < first else []
+        second, award = opportunist_second(self.state.players, before, self.rulings.opportunist_tie)
         tie = self.rulings.opportunist_tie
-        award = len(second) == 1 or (second and tie == "shared")
         explain = self.explain
         standings = ", ".join(f"{p} {before[p]}" for p in self.state.players) if explain else ""
         given = dict.fromkeys(self.state.players, 0)
@@ -390,6 +387,26 @@ class _Scorer:
                         row.counted += f"; tied with {', '.join(q for q in second if q != p)} (R2 {tie})"
                     row.rulings = [*row.rulings, "R2"]
         return given
+
+
+def opportunist_second(players: Sequence[str], before: Mapping[str, int], tie: str) -> tuple[list[str], bool]:
+    """Who is second before the Opportunists are scored (R2), from every player's total
+    ``before`` them: exactly one player ahead, so nobody when the first place is shared;
+    and whether an Opportunist of theirs scores its 10 (a tie for second under R2 ``tie``).
+
+    >>> opportunist_second(["ann", "bob", "cid"], {"ann": 50, "bob": 40, "cid": 40}, "none")
+    (['bob', 'cid'], False)
+    """
+    first, *rest = sorted(before.values(), reverse=True)
+    second = [p for p in players if before[p] == rest[0]] if rest and rest[0] < first else []
+    return second, len(second) == 1 or (bool(second) and tie == "shared")
+
+
+def parchment_points(state: Table, board: BitBoard, player: str) -> int:
+    """The points ``player``'s parchments score at the end, Opportunists aside: ``final_score``'s
+    parchment total of ``player`` when they hold no Opportunist, copied or not (R2: only an
+    Opportunist's points depend on every player's total), without scoring the others."""
+    return sum([row.points for row in _Scorer(state, board, False).rows(player)])
 
 
 def final_score(state: Table, board: BitBoard | None = None, *, explain: bool = True) -> FinalScore:

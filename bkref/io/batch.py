@@ -17,8 +17,10 @@ import signal
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from itertools import islice
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 if TYPE_CHECKING:
@@ -29,6 +31,11 @@ R = TypeVar("R")
 
 BATCH: Final = 64
 """Logs per task on a cluster: enough work per task to hide the scheduler's overhead."""
+
+CHUNK: Final = 16
+"""Items per task in a worker process."""
+AHEAD: Final = 4
+"""Tasks submitted per worker process ahead of the result awaited: enough to keep them busy."""
 
 MAX_JOBS: Final = 4 * (os.cpu_count() or 1)
 """The most processes ``-j`` starts: four per CPU (more only wait their turn)."""
@@ -70,13 +77,23 @@ class Local:
         from concurrent.futures import ProcessPoolExecutor  # here: importing it costs a one-log run 10 ms
 
         pool = ProcessPoolExecutor(jobs, initializer=_worker_start)
-        try:
-            yield from pool.map(work, items, chunksize=16)
+        chunks = (items[i : i + CHUNK] for i in range(0, len(items), CHUNK))
+        try:  # a few chunks ahead of the one awaited, not all of them: memory flat in the items
+            pending = deque(pool.submit(_each, work, chunk) for chunk in islice(chunks, AHEAD * jobs))
+            while pending:
+                done = pending.popleft().result()
+                pending.extend(pool.submit(_each, work, chunk) for chunk in islice(chunks, 1))
+                yield from done
         finally:  # on Ctrl-C, the work not started is dropped rather than waited for
             pool.shutdown(cancel_futures=True)
 
     def reduce(self, reduce: Callable[..., R], results: list[Any], *args: Any) -> R:
         return reduce(results, *args)
+
+
+def _each(work: Callable[[T], R], items: Sequence[T]) -> list[R]:
+    """``work`` of each of ``items``: one chunk's task in a worker process."""
+    return [work(item) for item in items]
 
 
 def _worker_start() -> None:
