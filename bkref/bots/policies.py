@@ -254,9 +254,13 @@ def _greedy_pick(view: View, player: str, options: Sequence[Pick], rng: random.R
     buildings = {c: _building_value(now, ahead, c) for c in cards if CARDS[c].is_building}
     territories = {c for c in cards if CARDS[c].kind == "territory"}
     claims = Claims(ahead)
+    known = claims.known
 
     def value(kept: list[str]) -> Outlook:
-        total = claims(tuple([c for c in kept if c in territories]))
+        squares = tuple([c for c in kept if c in territories])
+        total = known.get(squares)
+        if total is None:
+            total = claims(squares)
         for c in kept:
             worth = buildings.get(c)
             if worth is not None:
@@ -272,6 +276,7 @@ def _greedy_pick(view: View, player: str, options: Sequence[Pick], rng: random.R
 
 def _greedy_build(view: View, options: Sequence[Choice], rng: random.Random) -> Build | None:
     now = view.position()
+    board = BitBoard.of(now, tuple(view.players))  # read once for every player
     ahead: dict[str, Lookahead] = {}
     moves = []
     for build in options:
@@ -279,7 +284,7 @@ def _greedy_build(view: View, options: Sequence[Choice], rng: random.Random) -> 
             p = build.player
             looking = ahead.get(p)
             if looking is None:
-                looking = ahead[p] = Lookahead(now, p)
+                looking = ahead[p] = Lookahead(now, p, board)
             gain = built_gain(looking, build.card, build.at)
             if gain > (0, 0):
                 moves.append((build, gain))

@@ -226,9 +226,10 @@ class Lookahead:
 
     __slots__ = ("board", "fief", "groups", "mine", "player")
 
-    def __init__(self, position: Position, player: str) -> None:
+    def __init__(self, position: Position, player: str, board: BitBoard | None = None) -> None:
+        """``board``: ``position`` read already (``BitBoard.of``, for ``player`` among others)."""
         self.player = player
-        self.board = board = BitBoard.of(position, (player,))
+        self.board = board = BitBoard.of(position, (player,)) if board is None else board
         self.mine = board.owned[player]
         self.groups = board.groups(player)
         self.fief: dict[int, Group] = {}  # each square of the player (its index) to its fief
