@@ -223,23 +223,28 @@ class Claims:
         """The squares of the fief each square claimed alone makes."""
 
     def __call__(self, squares: tuple[str, ...]) -> Outlook:
-        gain = self.known.get(squares)
+        known = self.known
+        gain = known.get(squares)
         if gain is None:
             if len(squares) == 2 and self.apart(*squares):
-                (carrots, total), (more, others) = self(squares[:1]), self(squares[1:])
+                (carrots, total), (more, others) = known[squares[:1]], known[squares[1:]]
                 gain = carrots + more, total + others
             else:
                 before, after = self.ahead.claimed(squares)
                 gain = _change(before, after)
                 if len(squares) == 1:
                     self.joined[squares[0]] = after[0][0]
-            self.known[squares] = gain
+            known[squares] = gain
         return gain
 
     def apart(self, a: str, b: str) -> bool:
         """Whether claiming ``a`` and ``b`` together makes the fiefs each makes alone."""
-        self((a,)), self((b,))
-        return not self.joined[a] & self.joined[b] and not self.ahead.linked(a, b)
+        joined = self.joined
+        if a not in joined:
+            self((a,))
+        if b not in joined:
+            self((b,))
+        return not joined[a] & joined[b] and not self.ahead.linked(a, b)
 
 
 def _building_value(now: Position, ahead: Lookahead, card: str) -> Outlook:
