@@ -291,9 +291,12 @@ def test_a_policy_cannot_change_the_game(bkref, tmp_path: Path, body: str, words
 
 
 @pytest.mark.parametrize("name", sorted(BUNDLED))
-def test_the_bundled_policies_change_nothing_they_are_given(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``simulate`` trusts them not to: it checks only a user's policy after each decision.
-    Each decision of seeded games, with one stream and a stream per seat, 2 to 4 players."""
+def test_the_bundled_policies_print_nothing_and_change_nothing_they_are_given(
+    name: str, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """``simulate`` trusts them not to: it checks only a user's policy after each decision,
+    and sends only a user's policy's prints to standard error. Each decision of seeded
+    games, with one stream and a stream per seat, 2 to 4 players."""
     policy = BUNDLED[name]
     kept = []
 
@@ -310,3 +313,4 @@ def test_the_bundled_policies_change_nothing_they_are_given(name: str, monkeypat
             simulate(players, players, name, seat_streams=streams)
     assert len(kept) > 500
     assert all(kept)
+    assert capfd.readouterr() == ("", "")

@@ -73,6 +73,8 @@ Policy = Callable[[View, Sequence[Choice], random.Random], Choice]
 
 T = TypeVar("T")
 Outlook = tuple[int, int]
+_BUILDINGS = frozenset(card.id for card in CARDS.values() if card.is_building)
+_TERRITORIES = frozenset(card.id for card in CARDS.values() if card.kind == "territory")
 _BASIC = sum(1 << RESOURCE_INDEX[r] for r in BASIC_RESOURCES)
 """The basic resources, as bits of a fief's resources: what a trading post may make (H1)."""
 
@@ -256,8 +258,8 @@ def _greedy_pick(view: View, player: str, options: Sequence[Pick], rng: random.R
     now = view.position()
     ahead = Lookahead(now, player)
     cards = sorted({c for pick in options for c in pick.keep + (pick.discard or [])})
-    buildings = {c: _building_value(now, ahead, c) for c in cards if CARDS[c].is_building}
-    territories = {c for c in cards if CARDS[c].kind == "territory"}
+    buildings = {c: _building_value(now, ahead, c) for c in cards if c in _BUILDINGS}
+    territories = _TERRITORIES.intersection(cards)
     claims = Claims(ahead)
     known = claims.known
 

@@ -298,11 +298,15 @@ class _Game:
         spec = self.specs[player]
         policy = self.policy[player]
         rng = self.randomness[player] if isinstance(self.randomness, dict) else self.randomness
-        # a bundled policy changes nothing it is given (tests/test_policies.py): a user's is checked
-        before = None if policy in BUNDLED.values() else msgspec.json.encode(options)
+        # a bundled policy prints nothing and changes nothing it is given (tests/test_policies.py)
+        bundled = policy in BUNDLED.values()
+        before = None if bundled else msgspec.json.encode(options)
         try:
-            with contextlib.redirect_stdout(sys.stderr):
-                move = policy(view(self.state, player), list(options), rng)
+            if bundled:
+                move = policy(view(self.state, player), options, rng)
+            else:  # a user's policy: what it prints goes to standard error, and its moves are checked
+                with contextlib.redirect_stdout(sys.stderr):
+                    move = policy(view(self.state, player), list(options), rng)
             index = _index_of(move, options)
         except (Exception, SystemExit) as error:  # the policy is the user's code: anything it raises is its error
             raised = f"{type(error).__name__}: {printable(str(error))}{_line_of(policy, error)}"
