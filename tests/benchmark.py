@@ -59,7 +59,7 @@ import msgspec
 
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game.events import Event
-from bkref.game.moves import builds
+from bkref.game.moves import builds, clear_caches
 from bkref.io.batch import Local
 from bkref.io.referee import Step, check, check_item, play
 from bkref.io.standings import aggregate, game_record, to_json
@@ -99,6 +99,13 @@ def best_in_turn(runs: int, *works: Callable[[], object]) -> list[float]:
             work()
             taken.append(time.perf_counter() - start)
     return [min(taken) for taken in times]
+
+
+def cold(work: Callable[[], object]) -> object:
+    """``work()`` with the legal moves' caches emptied first (``moves.clear_caches``): what it
+    costs the first time, not on a repeat of the same decisions."""
+    clear_caches()
+    return work()
 
 
 def validate_all(paths: list[Path]) -> int:
@@ -585,7 +592,7 @@ def selfplay_figures(games: int, repeat: int, folder: Path) -> None:
             paths[-1].write_text(to_jsonl(simulate(4, seed, policy)))
         played, checked = best_in_turn(
             repeat,
-            lambda seeds=seeds, policy=policy: [simulate(4, s, policy) for s in seeds],
+            lambda seeds=seeds, policy=policy: cold(lambda: [simulate(4, s, policy) for s in seeds]),
             lambda paths=paths: validate_all(paths),
         )
         timed[policy] = paths
@@ -600,7 +607,7 @@ def selfplay_figures(games: int, repeat: int, folder: Path) -> None:
     for path in timed["random"]:
         asked = decisions(path)
         listing, checking = best_in_turn(
-            repeat, lambda asked=asked: [f(*a) for f, a in asked], lambda path=path: validate_all([path])
+            repeat, lambda asked=asked: cold(lambda: [f(*a) for f, a in asked]), lambda path=path: validate_all([path])
         )
         listed += listing
         checked_total += checking

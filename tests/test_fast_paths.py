@@ -296,6 +296,29 @@ def test_the_legal_moves_of_every_decision_are_those_of_the_plain_listing(player
 
 
 @settings(BOUNDED, max_examples=10)
+@given(st.integers(2, 4), st.integers(0, 10_000), st.randoms(use_true_random=False))
+def test_builds_kept_from_earlier_listings_are_those_of_the_plain_listing(
+    players: int, seed: int, order: random.Random
+) -> None:
+    """``builds`` keeps each player's last list of each card and takes out the squares taken
+    since: asked for the constructions of two games in any order, it lists what the plain
+    listing does."""
+    constructions = []
+    for game in (seed, seed + 1):
+        state = State()
+        for event in simulate(players, game, "random"):
+            state.play(event)
+            if state.phase == "building":
+                constructions.append(state.copy())
+    order.shuffle(constructions)
+    moves.clear_caches()
+    for state in constructions:
+        assert moves.builds(state) == plain_builds(state)
+        for p in state.players:
+            assert moves.builds(state, p) == [b for b in plain_builds(state) if b.player == p]
+
+
+@settings(BOUNDED, max_examples=10)
 @given(st.integers(2, 4), st.integers(0, 10_000), st.sampled_from(["random", "greedy"]))
 def test_random_chooses_from_the_counts_as_from_the_list(players: int, seed: int, policy: str) -> None:
     state = State()

@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from bkref.bots.errors import OptionError
+from bkref.bots.errors import OptionError, PolicyError
 from bkref.bots.policies import BUNDLED, Choice, load
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game import moves
@@ -288,6 +288,21 @@ def test_a_policy_cannot_change_the_game(bkref, tmp_path: Path, body: str, words
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert words.format(path=path) in result.stderr
     assert not (tmp_path / "g.jsonl").exists()
+
+
+def test_a_build_a_policy_changed_is_not_listed_again(tmp_path: Path) -> None:
+    """The builds of a player's card are kept for the next listing (``moves.builds``): a
+    policy that changes one is refused, and the same game played next lists them unchanged."""
+    first = "def play(view, moves, rng):\n    return moves[0]\n"
+    changing = first.replace(
+        "    return", "    if hasattr(moves[0], 'at'):\n        moves[0].at[0] = 'J10'\n    return"
+    )
+    fine = f"{write(tmp_path, 'first.py', first)}:play"
+    bad = f"{write(tmp_path, 'bad.py', changing)}:play"
+    played = to_jsonl(simulate(3, seed=1, policy=fine))
+    with pytest.raises(PolicyError, match="changed the legal moves it was given at the construction"):
+        simulate(3, seed=1, policy=bad)
+    assert to_jsonl(simulate(3, seed=1, policy=fine)) == played
 
 
 @pytest.mark.parametrize("name", sorted(BUNDLED))

@@ -316,6 +316,7 @@ class _Game:
                 traceback=traceback_of(error),
             ) from None
         if before is not None and msgspec.json.encode(options) != before:
+            moves.clear_caches()  # the moves it changed may be kept for later listings
             raise PolicyError(f"policy {spec} changed the legal moves it was given at {self.where(what)}", spec=spec)
         if index is None:
             raise PolicyError(

@@ -4,7 +4,9 @@ Pure functions of a ``State``; no I/O. What they list is what the engine accepts
 (``State.is_legal`` is the engine itself, and the tests check that the two agree both
 ways; each copy card's targets go through the end's own check, ``ending.copy_targets``).
 Each list comes in a fixed order, so a seeded program that chooses among them plays the
-same game on every run:
+same game on every run. A move is a value: a later listing may hold the same object
+(``builds`` keeps each player's last builds of each card), so change none in place.
+What each gives:
 
 - ``picks(state, player)``: every distinct pick of the turn (D2, D3): two cards kept
   (3-4 players), or one kept and one other discarded (2 players, the reserve card in
@@ -166,6 +168,23 @@ towers that join them (C5): the same through a construction, unless a camp or a 
 some. Cleared when it holds ``_NAMED_MOST``."""
 
 
+Squares = int | tuple[int, tuple[int, ...]]
+_LISTED: dict[tuple[int, str, str], tuple[Squares, tuple[Build, ...], tuple[tuple[int, int], ...]]] = {}
+"""The builds of each round, player and card listed last (``_listed``), with the squares they
+follow from: where the card may go (a sky tower: the player's free squares and fiefs). A build
+takes a square of its builder only, so most lists of a construction are those of the decision
+before, or those less a square. Cleared when it holds ``_LISTED_MOST``."""
+_LISTED_MOST: Final = 256
+
+
+def clear_caches() -> None:
+    """Forget what the listings keep between calls (``_NAMED``, ``_FIEFS``, ``_LISTED``: each
+    bounded): for a measurement that starts cold."""
+    _NAMED.clear()
+    _FIEFS.clear()
+    _LISTED.clear()
+
+
 def _named(bits: int) -> tuple[str, ...]:
     """``fiefs.names(bits)``, kept in ``_NAMED``."""
     named = _NAMED.get(bits)
@@ -293,11 +312,67 @@ def builds(state: Table, player: str | None = None, card: str | None = None) -> 
     board = _Board(state.position)
     r = state.round
     for p, c in _building(state, state.players if player is None else [q for q in state.players if q == player], card):
-        if CARDS[c].kind == "sky_tower":  # (round, player, card, at): the fields in order
-            found += [Build(r, p, c, [a, b]) for a, seconds in board.pairs(p) for b in _named(seconds)]
-        else:
-            found += [Build(r, p, c, [b]) for b in _named(board.one(p, c))]
+        found += _listed(board, r, p, c)
     return found
+
+
+def _listed(board: _Board, r: int, p: str, c: str) -> tuple[Build, ...]:
+    """The builds of ``p`` and ``c`` in round ``r`` on ``board``, in ``builds``' order: those
+    listed last of the same round, player and card (``_LISTED``) when the squares they follow
+    from are the same, less the builds on squares taken since (a build takes a square of its
+    builder's; a sky tower's pairs change with the fiefs they join, C5)."""
+    held = _LISTED.get((r, p, c))
+    spots: tuple[tuple[int, int], ...] = ()
+    if c == "sky_tower":
+        mine, fiefs = board.mine_of(p), board.fiefs(p)
+        on: Squares = (mine, fiefs)
+        if held is not None and isinstance(was := held[0], tuple) and was[1] == fiefs and not mine & ~was[0]:
+            if was[0] == mine:
+                return held[1]
+            listed, spots = _towers_without(held[1], held[2], was[0] ^ mine)
+        else:  # (round, player, card, at): the fields in order
+            pairs = board.pairs(p)
+            listed = tuple([Build(r, p, c, [a, b]) for a, seconds in pairs for b in _named(seconds)])
+            spots = tuple([(SQUARE_BIT[a], seconds) for a, seconds in pairs])
+    else:
+        on = bits = board.one(p, c)
+        if held is not None and isinstance(was := held[0], int) and not bits & ~was:
+            if was == bits:
+                return held[1]
+            listed = _without(held[1], was, was ^ bits)
+        else:
+            listed = tuple([Build(r, p, c, [b]) for b in _named(bits)])
+    if len(_LISTED) >= _LISTED_MOST:
+        _LISTED.clear()
+    _LISTED[r, p, c] = (on, listed, spots)
+    return listed
+
+
+def _without(listed: tuple[Build, ...], squares: int, gone: int) -> tuple[Build, ...]:
+    """``listed``, one build on each of ``squares`` in board order, less those on ``gone``."""
+    while gone:  # the last first, so that the earlier keep their places
+        last = 1 << (gone.bit_length() - 1)
+        gone ^= last
+        i = (squares & (last - 1)).bit_count()
+        listed = listed[:i] + listed[i + 1 :]
+    return listed
+
+
+def _towers_without(
+    listed: tuple[Build, ...], spots: tuple[tuple[int, int], ...], gone: int
+) -> tuple[tuple[Build, ...], tuple[tuple[int, int], ...]]:
+    """The sky towers ``listed`` (each first square of ``spots`` with its seconds, in order), and
+    their spots, less those on a square of ``gone``: the fiefs the same."""
+    kept: list[Build] = []
+    left = []
+    start = 0
+    for a, seconds in spots:
+        end = start + seconds.bit_count()
+        if not a & gone:
+            kept += _without(listed[start:end], seconds, seconds & gone)
+            left.append((a, seconds & ~gone))
+        start = end
+    return tuple(kept), tuple(left)
 
 
 def build_counts(state: Table, players: Collection[str] | None = None) -> list[tuple[str, str, int]]:
