@@ -323,7 +323,7 @@ def _listed(board: _Board, r: int, p: str, c: str) -> tuple[Build, ...]:
     builder's; a sky tower's pairs change with the fiefs they join, C5)."""
     held = _LISTED.get((r, p, c))
     spots: tuple[tuple[int, int], ...] = ()
-    if c == "sky_tower":
+    if CARDS[c].kind == "sky_tower":
         mine, fiefs = board.mine_of(p), board.fiefs(p)
         on: Squares = (mine, fiefs)
         if held is not None and isinstance(was := held[0], tuple) and was[1] == fiefs and not mine & ~was[0]:
