@@ -168,8 +168,8 @@ towers that join them (C5): the same through a construction, unless a camp or a 
 some. Cleared when it holds ``_NAMED_MOST``."""
 
 
-Squares = int | tuple[int, tuple[int, ...]]
-_LISTED: dict[tuple[int, str, str], tuple[Squares, tuple[Build, ...], tuple[tuple[int, int], ...]]] = {}
+_On = int | tuple[int, tuple[int, ...]]
+_LISTED: dict[tuple[int, str, str], tuple[_On, tuple[Build, ...], tuple[tuple[int, int], ...]]] = {}
 """The builds of each round, player and card listed last (``_listed``), with the squares they
 follow from: where the card may go (a sky tower: the player's free squares and fiefs). A build
 takes a square of its builder only, so most lists of a construction are those of the decision
@@ -179,7 +179,7 @@ _LISTED_MOST: Final = 256
 
 def clear_caches() -> None:
     """Forget what the listings keep between calls (``_NAMED``, ``_FIEFS``, ``_LISTED``: each
-    bounded): for a measurement that starts cold."""
+    bounded): for a measurement that starts cold, or once a listed move was changed."""
     _NAMED.clear()
     _FIEFS.clear()
     _LISTED.clear()
@@ -325,7 +325,7 @@ def _listed(board: _Board, r: int, p: str, c: str) -> tuple[Build, ...]:
     spots: tuple[tuple[int, int], ...] = ()
     if CARDS[c].kind == "sky_tower":
         mine, fiefs = board.mine_of(p), board.fiefs(p)
-        on: Squares = (mine, fiefs)
+        on: _On = (mine, fiefs)
         if held is not None and isinstance(was := held[0], tuple) and was[1] == fiefs and not mine & ~was[0]:
             if was[0] == mine:
                 return held[1]
