@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from bkref.game.catalog import BOARD_ORDER
+from bkref.game.catalog import BOARD_ORDER, SQUARES
 from bkref.game.fiefs import (
     RESOURCES,
     BitBoard,
@@ -39,6 +41,17 @@ def test_a_square_produces_its_terrain_then_its_farm_or_declared_post() -> None:
         ("fish",),
     ]
     assert [names(made) for made in board.made if made] == [("A2",), ("A1",)]  # fish, then mushroom
+
+
+def test_names_reads_every_bit_set_lowest_first() -> None:
+    """``names`` reads a bitmask a byte at a time; here, bit by bit, on masks of every size."""
+    rng = random.Random(29)
+    masks = [0, 1, 1 << 99, (1 << 100) - 1, *(rng.getrandbits(rng.randrange(1, 101)) for _ in range(500))]
+    for bits in masks:
+        assert names(bits) == tuple(sq for i, sq in enumerate(SQUARES) if bits >> i & 1)
+        low = bits & ((1 << len(RESOURCES)) - 1)
+        assert names(low, RESOURCES) == tuple(r for i, r in enumerate(RESOURCES) if low >> i & 1)
+    assert names(0b101, ("x", "y", "z")) == ("x", "z")  # any names, not only these two
 
 
 @pytest.mark.parametrize(("a", "b"), [("A2", "J10"), ("J10", "A2"), ("A1", "J9"), ("J9", "A1")])

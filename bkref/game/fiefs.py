@@ -59,13 +59,35 @@ def mask(squares: Iterable[str]) -> int:
 
 
 def names(bits: int, of: tuple[str, ...] = SQUARES) -> tuple[str, ...]:
-    """The names (squares, or ``RESOURCES``) of the bits set in ``bits``, lowest first."""
-    out = []
-    while bits:
-        low = bits & -bits
-        bits ^= low
-        out.append(of[low.bit_length() - 1])
+    """The names (squares, or ``RESOURCES``) of the bits set in ``bits``, lowest first.
+
+    >>> names(0b1011, RESOURCES)
+    ('wood', 'fish', 'mushroom')
+    """
+    table = _SQUARE_BYTES if of is SQUARES else _RESOURCE_BYTES if of is RESOURCES else _by_byte(of)
+    if bits < 256:  # one byte: most sets of resources
+        return table[0][bits]
+    out: list[str] = []
+    for at, byte in enumerate(bits.to_bytes((bits.bit_length() + 7) // 8, "little")):
+        if byte:
+            out += table[at][byte]
     return tuple(out)
+
+
+def _by_byte(of: tuple[str, ...]) -> list[list[tuple[str, ...]]]:
+    """What ``names`` reads a bitmask of ``of`` with, a byte at a time: for each byte of the
+    bitmask, lowest first, the names of each value it can hold."""
+    tables = []
+    for at in range(0, len(of), 8):
+        table: list[tuple[str, ...]] = [()]
+        for name in of[at : at + 8]:  # the values with this bit, the highest so far, follow those without
+            table += [(*before, name) for before in table]
+        tables.append(table)
+    return tables
+
+
+_SQUARE_BYTES: Final = _by_byte(SQUARES)
+_RESOURCE_BYTES: Final = _by_byte(RESOURCES)
 
 
 def _split(mine: int, seeds: int, links: list[int], strength: list[int], resources: list[int]) -> list[Group]:

@@ -85,27 +85,25 @@ _ON: Final = {
 }
 """The squares each building on one square but a camp may stand on by terrain (C4)."""
 _CAMP_PRIORITY: Final = {card.id: card.priority for card in CARDS.values() if card.kind == "camp"}
+_TOWERS: Final = frozenset(card.id for card in CARDS.values() if card.kind == "sky_tower")
+"""The sky towers, the buildings on two squares (C5)."""
+_PICK: Final = Pick
+_BUILD: Final = Build
+"""``Pick`` and ``Build``, called with their fields in order, once for each move listed: as
+constants, which the compiled build reads directly (an imported name, it looks up each time)."""
 
 
 def picks(state: Table, player: str) -> list[Pick]:
     """Every distinct pick ``player`` may make now (D2, D3); empty when no pick of theirs is due."""
     r, t = state.round, state.turn
     if KEEP[state.seats] == 1:  # 2 players: one kept, one other discarded
-        return [
-            Pick(round=r, turn=t, player=player, keep=[keep], discard=[other])
-            for keep, others in _pick_rows(state, player)
-            for other in others
-        ]
-    return [  # two kept, in sorted order
-        Pick(round=r, turn=t, player=player, keep=[first, second], discard=None)
-        for first, seconds in _pick_rows(state, player)
-        for second in seconds
-    ]
+        return [_PICK(r, t, player, [keep], [other]) for keep, other in _pick_pairs(state, player)]
+    return [_PICK(r, t, player, [first, second]) for first, second in _pick_pairs(state, player)]
 
 
 def pick_count(state: Table, player: str) -> int:
     """``len(picks(state, player))``, without making them."""
-    return sum(len(seconds) for _, seconds in _pick_rows(state, player))
+    return len(_pick_pairs(state, player))
 
 
 def nth_pick(state: Table, player: str, index: int) -> Pick:
@@ -123,30 +121,31 @@ def chosen_pick(state: Table, player: str, choose: Callable[[int], int]) -> Pick
     ...
     IndexError: ann has no pick -1
     """
-    rows = _pick_rows(state, player)
-    index = choose(sum([len(seconds) for _, seconds in rows]))
-    for first, seconds in rows:
-        if index < len(seconds):
-            second = seconds[index]
-            if KEEP[state.seats] == 1:
-                return Pick(round=state.round, turn=state.turn, player=player, keep=[first], discard=[second])
-            return Pick(round=state.round, turn=state.turn, player=player, keep=[first, second], discard=None)
-        index -= len(seconds)
-    raise IndexError(f"{player} has no pick {index}")
+    pairs = _pick_pairs(state, player)
+    index = choose(len(pairs))
+    if not -len(pairs) <= index < len(pairs):
+        raise IndexError(f"{player} has no pick {index}")
+    first, second = pairs[index]
+    if KEEP[state.seats] == 1:
+        return Pick(state.round, state.turn, player, [first], [second])
+    return Pick(state.round, state.turn, player, [first, second])
 
 
-def _pick_rows(state: Table, player: str) -> list[tuple[str, list[str]]]:
-    """The picks of ``player`` now as rows, in order: each card kept first (the distinct cards
-    of the hand, sorted), with what goes with it: the other card kept (3-4 players: itself or
-    a later one), or the card discarded (2 players: any other)."""
+def _pick_pairs(state: Table, player: str) -> list[tuple[str, str]]:
+    """The picks of ``player`` now, in order, as pairs: each card kept first (the distinct
+    cards of the hand, sorted), with each card that can go with it, sorted: the other card
+    kept (3-4 players: a later one, or itself if the hand holds it twice), or the card
+    discarded (2 players: any other, or itself if the hand holds it twice)."""
     if state.phase != "exploring" or state.pending or player not in state.left or player in state.picks:
         return []
     hand = state.hand_now(player)
     cards = sorted(set(hand))
-    twice = set() if len(cards) == len(hand) else {c for c in cards if hand.count(c) > 1}
-    if KEEP[state.seats] == 1:
-        return [(keep, cards if keep in twice else cards[:i] + cards[i + 1 :]) for i, keep in enumerate(cards)]
-    return [(first, cards[i:] if first in twice else cards[i + 1 :]) for i, first in enumerate(cards)]
+    one = KEEP[state.seats] == 1
+    if len(cards) == len(hand):  # no card twice
+        return list(itertools.permutations(cards, 2) if one else itertools.combinations(cards, 2))
+    twice = {c for c in cards if hand.count(c) > 1}
+    pairs = itertools.product(cards, repeat=2) if one else itertools.combinations_with_replacement(cards, 2)
+    return [(first, second) for first, second in pairs if first != second or first in twice]
 
 
 def placements(position: Position, player: str, card: str) -> list[list[str]]:
@@ -169,12 +168,12 @@ some. Cleared when it holds ``_NAMED_MOST``."""
 
 
 _On = int | tuple[int, tuple[int, ...]]
-_LISTED: dict[tuple[int, str, str], tuple[_On, tuple[Build, ...], tuple[tuple[int, int], ...]]] = {}
-"""The builds of each round, player and card listed last (``_listed``), with the squares they
-follow from: where the card may go (a sky tower: the player's free squares and fiefs). A build
-takes a square of its builder only, so most lists of a construction are those of the decision
-before, or those less a square. Cleared when it holds ``_LISTED_MOST``."""
-_LISTED_MOST: Final = 256
+_LISTED: dict[str, dict[str, tuple[int, _On, tuple[Build, ...], tuple[tuple[int, int], ...]]]] = {}
+"""The builds of each player and card listed last (``_listed``), with their round and the
+squares they follow from: where the card may go (a sky tower: the player's free squares and
+fiefs). A build takes a square of its builder only, so most lists of a construction are those
+of the decision before, or those less a square. Cleared when it holds ``_LISTED_MOST`` players."""
+_LISTED_MOST: Final = 16
 
 
 def clear_caches() -> None:
@@ -217,7 +216,7 @@ class _Board:
 
     def spots(self, player: str, card: str) -> Spots:
         """Where ``player`` could place ``card`` (see ``Spots``)."""
-        if CARDS[card].kind == "sky_tower":
+        if card in _TOWERS:
             return self.pairs(player)
         return [(None, self.one(player, card))]
 
@@ -251,7 +250,7 @@ class _Board:
         return spots
 
     def placements(self, player: str, card: str) -> list[list[str]]:
-        if CARDS[card].kind == "sky_tower":  # each first square, with its seconds among the later ones
+        if card in _TOWERS:  # each first square, with its seconds among the later ones
             return [[a, b] for a, seconds in self.pairs(player) for b in _named(seconds)]
         return [[b] for b in _named(self.one(player, card))]
 
@@ -274,7 +273,7 @@ class _Board:
         return found
 
     def count(self, player: str, card: str) -> int:
-        if CARDS[card].kind == "sky_tower":  # the pairs of free squares, less those in one fief
+        if card in _TOWERS:  # the pairs of free squares, less those in one fief
             mine = self.mine_of(player)
             each = [(group & mine).bit_count() for group in self.fiefs(player)]
             return (sum(each) ** 2 - sum(n * n for n in each)) // 2
@@ -286,7 +285,7 @@ class _Board:
             if index < bits.bit_count():
                 for _ in range(index):
                     bits &= bits - 1  # the first square left out
-                (b,) = names(bits & -bits)
+                b = SQUARES[(bits & -bits).bit_length() - 1]
                 return [b] if a is None else [a, b]
             index -= bits.bit_count()
         raise IndexError(f"{player} has no placement {index} of {card}")
@@ -318,33 +317,38 @@ def builds(state: Table, player: str | None = None, card: str | None = None) -> 
 
 def _listed(board: _Board, r: int, p: str, c: str) -> tuple[Build, ...]:
     """The builds of ``p`` and ``c`` in round ``r`` on ``board``, in ``builds``' order: those
-    listed last of the same round, player and card (``_LISTED``) when the squares they follow
-    from are the same, less the builds on squares taken since (a build takes a square of its
-    builder's; a sky tower's pairs change with the fiefs they join, C5)."""
-    held = _LISTED.get((r, p, c))
+    listed last of the same player and card in the same round (``_LISTED``) when the squares
+    they follow from are the same, less the builds on squares taken since (a build takes a
+    square of its builder's; a sky tower's pairs change with the fiefs they join, C5)."""
+    kept = _LISTED.get(p)
+    if kept is None:
+        if len(_LISTED) >= _LISTED_MOST:
+            _LISTED.clear()
+        kept = _LISTED[p] = {}
+    held = kept.get(c)
+    if held is not None and held[0] != r:
+        held = None  # another round's builds
     spots: tuple[tuple[int, int], ...] = ()
-    if CARDS[c].kind == "sky_tower":
+    if c in _TOWERS:
         mine, fiefs = board.mine_of(p), board.fiefs(p)
         on: _On = (mine, fiefs)
-        if held is not None and isinstance(was := held[0], tuple) and was[1] == fiefs and not mine & ~was[0]:
-            if was[0] == mine:
-                return held[1]
-            listed, spots = _towers_without(held[1], held[2], was[0] ^ mine)
-        else:  # (round, player, card, at): the fields in order
+        if held is not None and held[1] == on:  # the same squares: the same builds
+            return held[2]
+        if held is not None and isinstance(was := held[1], tuple) and was[1] == fiefs and not mine & ~was[0]:
+            listed, spots = _towers_without(held[2], held[3], was[0] ^ mine)
+        else:
             pairs = board.pairs(p)
-            listed = tuple([Build(r, p, c, [a, b]) for a, seconds in pairs for b in _named(seconds)])
+            listed = tuple([_BUILD(r, p, c, [a, b]) for a, seconds in pairs for b in _named(seconds)])
             spots = tuple([(SQUARE_BIT[a], seconds) for a, seconds in pairs])
     else:
         on = bits = board.one(p, c)
-        if held is not None and isinstance(was := held[0], int) and not bits & ~was:
-            if was == bits:
-                return held[1]
-            listed = _without(held[1], was, was ^ bits)
+        if held is not None and held[1] == bits:  # the same squares: the same builds
+            return held[2]
+        if held is not None and isinstance(was := held[1], int) and not bits & ~was:
+            listed = _without(held[2], was, was ^ bits)
         else:
-            listed = tuple([Build(r, p, c, [b]) for b in _named(bits)])
-    if len(_LISTED) >= _LISTED_MOST:
-        _LISTED.clear()
-    _LISTED[r, p, c] = (on, listed, spots)
+            listed = tuple([_BUILD(r, p, c, [b]) for b in _named(bits)])
+    kept[c] = (r, on, listed, spots)
     return listed
 
 
