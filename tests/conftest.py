@@ -5,7 +5,9 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,20 @@ class Result:
         self.exit_code = exit_code
         self.stdout = stdout
         self.stderr = stderr
+
+
+@pytest.fixture
+def ctrl_c_as_in_a_terminal() -> Iterator[None]:
+    """Ctrl-C as a terminal gives it: ``KeyboardInterrupt`` in this process, and the default
+    action in every process it starts. A test run started with SIGINT ignored (a background
+    job of a shell without job control, ``nohup``) passes that on to every process, and a
+    Python started so never sees a Ctrl-C: the tests of Ctrl-C use this."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
 
 
 @pytest.fixture

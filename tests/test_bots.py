@@ -300,6 +300,7 @@ def test_the_command_line_deck_and_bot_options(bkref, folder: Path) -> None:
     )
 
 
+@pytest.mark.usefixtures("ctrl_c_as_in_a_terminal")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
 def test_no_bot_process_outlives_bkref_stopped_by_a_signal(folder: Path, signum: int) -> None:
     """SIGTERM and Ctrl-C go through every ``finally``; SIGKILL (a crash) leaves the kernel to

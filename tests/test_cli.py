@@ -123,6 +123,7 @@ def test_a_closed_pipe_ends_bkref_as_sigpipe_never_as_illegal(many_logs: Path, a
     assert left_running(many_logs) == []  # no worker process outlives bkref
 
 
+@pytest.mark.usefixtures("ctrl_c_as_in_a_terminal")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_exits_130_with_no_traceback(many_logs: Path, jobs: str) -> None:
     """Ctrl-C in a terminal interrupts bkref's whole process group, worker processes too."""

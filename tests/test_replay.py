@@ -471,6 +471,7 @@ def test_names_from_the_log_are_printed_with_control_characters_escaped(bkref, t
         assert "\x1b" not in shown and "bob\\x1b[2J" in shown
 
 
+@pytest.mark.usefixtures("ctrl_c_as_in_a_terminal")
 def test_ctrl_c_while_stepping_with_piped_keys_exits_130() -> None:
     process = subprocess.Popen(
         [*BKREF_COMMAND, "replay", str(THREE), "--step"],
@@ -508,6 +509,7 @@ def test_typed_lines_from_a_pipe_are_read_as_they_come() -> None:
         assert list(lines) == ["é\n", "q"]  # the end of input ends the last line
 
 
+@pytest.mark.usefixtures("ctrl_c_as_in_a_terminal")
 def test_a_ctrl_c_that_comes_just_before_the_wait_for_a_line_is_not_lost() -> None:
     """A SIGINT that comes after the interpreter's last step and before the read begins trips
     Python's handler but interrupts no system call: interrupt_main() does just that. Had the
