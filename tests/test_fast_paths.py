@@ -301,8 +301,8 @@ def test_builds_kept_from_earlier_listings_are_those_of_the_plain_listing(
     players: int, seed: int, order: random.Random
 ) -> None:
     """``builds`` keeps each player's last list of each card and takes out the squares taken
-    since: asked for the constructions of two games in any order, it lists what the plain
-    listing does."""
+    since: asked for the constructions of two games in any order, for every player or one,
+    and for one card, it lists what the plain listing does."""
     constructions = []
     for game in (seed, seed + 1):
         state = State()
@@ -313,9 +313,12 @@ def test_builds_kept_from_earlier_listings_are_those_of_the_plain_listing(
     order.shuffle(constructions)
     moves.clear_caches()
     for state in constructions:
-        assert moves.builds(state) == plain_builds(state)
+        plain = plain_builds(state)
+        assert moves.builds(state) == plain
         for p in state.players:
-            assert moves.builds(state, p) == [b for b in plain_builds(state) if b.player == p]
+            assert moves.builds(state, p) == [b for b in plain if b.player == p]
+            for c in order.sample(sorted(state.supply[p]), len(state.supply[p])):
+                assert moves.builds(state, p, c) == [b for b in plain if b.player == p and b.card == c]
 
 
 @settings(BOUNDED, max_examples=10)

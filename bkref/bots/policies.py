@@ -52,7 +52,7 @@ import importlib.util
 import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from bkref.bots.errors import OptionError, PolicyError, traceback_of
 from bkref.game.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS
@@ -77,6 +77,14 @@ _BUILDINGS = frozenset(card.id for card in CARDS.values() if card.is_building)
 _TERRITORIES = frozenset(card.id for card in CARDS.values() if card.kind == "territory")
 _BASIC = sum(1 << RESOURCE_INDEX[r] for r in BASIC_RESOURCES)
 """The basic resources, as bits of a fief's resources: what a trading post may make (H1)."""
+_CITY_STRENGTH: Final = {card.id: card.strength for card in CARDS.values() if card.kind == "city"}
+_FARM_MAKES: Final = {
+    card.id: _BASIC if card.produces is None else 1 << RESOURCE_INDEX[card.produces]
+    for card in CARDS.values()
+    if card.kind == "farm"
+}
+"""What each farm makes, as bits of a fief's resources: a trading post any basic resource."""
+_TOWERS: Final = frozenset(card.id for card in CARDS.values() if card.kind == "sky_tower")
 
 
 # -- the bundled policies ------------------------------------------------------------
@@ -180,16 +188,15 @@ def _change(before: list[Group], after: list[Group]) -> Outlook:
 def built_gain(ahead: Lookahead, card: str, at: list[str]) -> Outlook:
     """What placing ``card`` on ``at`` adds to the outlook of ``ahead``'s player (only the fiefs
     it changes count); a new trading post at its best declaration (H1)."""
-    info = CARDS[card]
-    kind = info.kind
-    if kind == "city":  # its strength more, in a fief as wealthy as before
+    more = _CITY_STRENGTH.get(card)
+    if more is not None:  # a city: its strength more, in a fief as wealthy as before
         _, _, made = ahead.fief_of(at[0])
-        return info.strength * made.bit_count(), info.strength
-    if kind == "farm":  # a resource more, unless the fief makes it already; a trading post's any basic one
+        return more * made.bit_count(), more
+    wanted = _FARM_MAKES.get(card)
+    if wanted is not None:  # a farm: a resource more, unless the fief makes it already
         _, strength, made = ahead.fief_of(at[0])
-        wanted = _BASIC if info.produces is None else 1 << RESOURCE_INDEX[info.produces]
         return (strength, 1) if wanted & ~made else (0, 0)
-    if kind == "sky_tower":  # its two fiefs become one, as strong as both, making what either makes
+    if card in _TOWERS:  # its two fiefs become one, as strong as both, making what either makes
         (squares, strength, made), (others, other, makes) = ahead.fief_of(at[0]), ahead.fief_of(at[1])
         if squares == others:
             return 0, 0
@@ -292,9 +299,9 @@ def _greedy_build(view: View, options: Sequence[Choice], rng: random.Random) -> 
             looking = ahead.get(p)
             if looking is None:
                 looking = ahead[p] = Lookahead(now, p, board)
-            gain = built_gain(looking, build.card, build.at)
-            if gain > (0, 0):
-                moves.append((build, gain))
+            carrots, total = built_gain(looking, build.card, build.at)
+            if carrots > 0 or (carrots == 0 and total > 0):  # it adds something: (carrots, total) > (0, 0)
+                moves.append((build, (carrots, total)))
     if not moves:
         return None
     return _best(rng, moves, lambda move: move[1])[0]

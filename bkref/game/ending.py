@@ -94,7 +94,7 @@ def _copy_problem(table: Table, p: str, card: str, chosen: Mapping[str, str | No
     """Why ``p``'s copy card ``card`` cannot copy what ``chosen`` names, or None if it can."""
     neighbour, side = table.copies_from(p, card), COPY_SIDE[card]
     theirs = table.parchments[neighbour]
-    copyable = sorted({c for c in theirs if table.rulings.copy_of_copy == "follow" or c not in COPY_CARDS})
+    copyable = _copyable(table, theirs)
     if card not in chosen:
         return f"{p}'s {card} has no copy choice; name the parchment of {neighbour} (on the {side}) it copies, or null"
     target = chosen[card]
@@ -109,11 +109,19 @@ def _copy_problem(table: Table, p: str, card: str, chosen: Mapping[str, str | No
     return None  # it copies what it names
 
 
+def _copyable(table: Table, theirs: list[str]) -> list[str]:
+    """The parchments of ``theirs`` (a neighbour's) that a copy card may copy, sorted (E7): a
+    copy card only under R3 ``follow``."""
+    if table.rulings.copy_of_copy == "follow":
+        return sorted(set(theirs))
+    return sorted(set(theirs) - COPY_CARDS)
+
+
 def copy_targets(table: Table, p: str, card: str) -> list[str | None]:
     """What ``p``'s copy card ``card`` may copy, each on its own (E7): every parchment of its
-    neighbour it may copy, sorted, or nothing (None) when there is none; each candidate put
-    to the end's own check. Under R3 ``follow`` a set of choices is legal only if no chain
-    of copies leads back to itself (``scoring.resolve_copy``).
+    neighbour it may copy, sorted, or nothing (None) when there is none: the choices the end's
+    own check (``_copy_problem``) finds no problem in. Under R3 ``follow`` a set of choices is
+    legal only if no chain of copies leads back to itself (``scoring.resolve_copy``).
 
     >>> table = Table()
     >>> table.seat(("ann", "bob"))
@@ -121,5 +129,5 @@ def copy_targets(table: Table, p: str, card: str) -> list[str | None]:
     >>> copy_targets(table, "ann", "liberal"), copy_targets(table, "bob", "socialist")
     (['explorer', 'fisher'], [None])
     """
-    theirs = sorted(set(table.parchments[table.copies_from(p, card)]))
-    return [target for target in [*theirs, None] if _copy_problem(table, p, card, {card: target}) is None]
+    copyable: list[str | None] = [*_copyable(table, table.parchments[table.copies_from(p, card)])]
+    return copyable or [None]

@@ -2,7 +2,7 @@
 
 Pure functions of a ``State``; no I/O. What they list is what the engine accepts
 (``State.is_legal`` is the engine itself, and the tests check that the two agree both
-ways; each copy card's targets go through the end's own check, ``ending.copy_targets``).
+ways; each copy card's targets are what the end's own check allows, ``ending.copy_targets``).
 Each list comes in a fixed order, so a seeded program that chooses among them plays the
 same game on every run. A move is a value: a later listing may hold the same object
 (``builds`` keeps each player's last builds of each card), so change none in place.
@@ -56,7 +56,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from bkref.game.building import build as place
 from bkref.game.catalog import BASIC_RESOURCES, BOARD, BOARD_ORDER, CARDS, COPY_CARDS, SQUARES
@@ -95,7 +95,8 @@ constants, which the compiled build reads directly (an imported name, it looks u
 
 def picks(state: Table, player: str) -> list[Pick]:
     """Every distinct pick ``player`` may make now (D2, D3); empty when no pick of theirs is due."""
-    r, t = state.round, state.turn
+    r: Any = state.round  # boxed once: the compiled build then hands the same objects to each pick
+    t: Any = state.turn
     if KEEP[state.seats] == 1:  # 2 players: one kept, one other discarded
         return [_PICK(r, t, player, [keep], [other]) for keep, other in _pick_pairs(state, player)]
     return [_PICK(r, t, player, [first, second]) for first, second in _pick_pairs(state, player)]
@@ -103,7 +104,7 @@ def picks(state: Table, player: str) -> list[Pick]:
 
 def pick_count(state: Table, player: str) -> int:
     """``len(picks(state, player))``, without making them."""
-    return len(_pick_pairs(state, player))
+    return len(list(_pick_pairs(state, player)))
 
 
 def nth_pick(state: Table, player: str, index: int) -> Pick:
@@ -121,7 +122,7 @@ def chosen_pick(state: Table, player: str, choose: Callable[[int], int]) -> Pick
     ...
     IndexError: ann has no pick -1
     """
-    pairs = _pick_pairs(state, player)
+    pairs = list(_pick_pairs(state, player))
     index = choose(len(pairs))
     if not -len(pairs) <= index < len(pairs):
         raise IndexError(f"{player} has no pick {index}")
@@ -131,7 +132,7 @@ def chosen_pick(state: Table, player: str, choose: Callable[[int], int]) -> Pick
     return Pick(state.round, state.turn, player, [first, second])
 
 
-def _pick_pairs(state: Table, player: str) -> list[tuple[str, str]]:
+def _pick_pairs(state: Table, player: str) -> Iterable[tuple[str, str]]:
     """The picks of ``player`` now, in order, as pairs: each card kept first (the distinct
     cards of the hand, sorted), with each card that can go with it, sorted: the other card
     kept (3-4 players: a later one, or itself if the hand holds it twice), or the card
@@ -142,7 +143,7 @@ def _pick_pairs(state: Table, player: str) -> list[tuple[str, str]]:
     cards = sorted(set(hand))
     one = KEEP[state.seats] == 1
     if len(cards) == len(hand):  # no card twice
-        return list(itertools.permutations(cards, 2) if one else itertools.combinations(cards, 2))
+        return itertools.permutations(cards, 2) if one else itertools.combinations(cards, 2)
     twice = {c for c in cards if hand.count(c) > 1}
     pairs = itertools.product(cards, repeat=2) if one else itertools.combinations_with_replacement(cards, 2)
     return [(first, second) for first, second in pairs if first != second or first in twice]
@@ -170,9 +171,10 @@ some. Cleared when it holds ``_NAMED_MOST``."""
 _On = int | tuple[int, tuple[int, ...]]
 _LISTED: dict[str, dict[str, tuple[int, _On, tuple[Build, ...], tuple[tuple[int, int], ...]]]] = {}
 """The builds of each player and card listed last (``_listed``), with their round and the
-squares they follow from: where the card may go (a sky tower: the player's free squares and
-fiefs). A build takes a square of its builder only, so most lists of a construction are those
-of the decision before, or those less a square. Cleared when it holds ``_LISTED_MOST`` players."""
+squares they follow from: the player's free squares (a camp: the empty squares nobody
+controls; a sky tower: the player's free squares and fiefs). A build takes a square of its
+builder only, so most lists of a construction are those of the decision before, or those
+less a square. Cleared when it holds ``_LISTED_MOST`` players."""
 _LISTED_MOST: Final = 16
 
 
@@ -194,12 +196,6 @@ def _named(bits: int) -> tuple[str, ...]:
     return named
 
 
-Spots = Sequence[tuple[str | None, int]]
-"""Where a building could go, as bitmasks of squares: ``(None, squares)`` for a building on
-one square; for a sky tower, ``(first, seconds)`` for each first square in board order, the
-second squares that go with it (later in board order)."""
-
-
 class _Board:
     """What the placements of one position share, read once as bitmasks (``bkref.game.fiefs``):
     the free squares (no building, printed city included: C3), each player's, and the empty
@@ -213,12 +209,6 @@ class _Board:
         self.free = _ALL & ~held
         self.mine: dict[str, int] = {}
         self.empty: int | None = None
-
-    def spots(self, player: str, card: str) -> Spots:
-        """Where ``player`` could place ``card`` (see ``Spots``)."""
-        if card in _TOWERS:
-            return self.pairs(player)
-        return [(None, self.one(player, card))]
 
     def one(self, player: str, card: str) -> int:
         """The squares where ``player`` could place ``card``, a building on one square: camps on
@@ -234,24 +224,32 @@ class _Board:
             self.empty = self.free & ~taken
         return self.empty
 
-    def pairs(self, player: str) -> list[tuple[str, int]]:
-        """Where ``player`` could place a sky tower (C5): each free square of theirs, with every
-        later one of another fief."""
+    def pairs(self, player: str) -> list[tuple[str, int, tuple[str, ...]]]:
+        """Where ``player`` could place a sky tower (C5): each free square of theirs, in board
+        order, with every later one of another fief, as a bitmask and named."""
         mine = self.mine_of(player)
-        fief = {}
+        shared = {}  # the free squares of each fief that has two or more
         for group in self.fiefs(player):
-            for sq in names(group & mine):
-                fief[sq] = group
+            free = group & mine
+            if free & (free - 1):
+                for sq in names(free):
+                    shared[sq] = free
         spots = []
         later = mine
-        for a in names(mine):
+        squares = _named(mine)
+        for i, a in enumerate(squares):
             later ^= SQUARE_BIT[a]
-            spots.append((a, later & ~fief[a]))
+            fief = shared.get(a)
+            if fief is None:  # alone in its fief: every later square
+                spots.append((a, later, squares[i + 1 :]))
+            else:
+                seconds = later & ~fief
+                spots.append((a, seconds, names(seconds)))
         return spots
 
     def placements(self, player: str, card: str) -> list[list[str]]:
         if card in _TOWERS:  # each first square, with its seconds among the later ones
-            return [[a, b] for a, seconds in self.pairs(player) for b in _named(seconds)]
+            return [[a, b] for a, _, seconds in self.pairs(player) for b in seconds]
         return [[b] for b in _named(self.one(player, card))]
 
     def mine_of(self, player: str) -> int:
@@ -281,26 +279,30 @@ class _Board:
 
     def nth(self, player: str, card: str, index: int) -> list[str]:
         """``placements(player, card)[index]``, without the others."""
-        for a, bits in self.spots(player, card):
+        if card in _TOWERS:
+            for a, _, seconds in self.pairs(player):
+                if index < len(seconds):
+                    return [a, seconds[index]]
+                index -= len(seconds)
+        else:
+            bits = self.one(player, card)
             if index < bits.bit_count():
                 for _ in range(index):
                     bits &= bits - 1  # the first square left out
-                b = SQUARES[(bits & -bits).bit_length() - 1]
-                return [b] if a is None else [a, b]
-            index -= bits.bit_count()
+                return [SQUARES[(bits & -bits).bit_length() - 1]]
         raise IndexError(f"{player} has no placement {index} of {card}")
 
 
-def _building(state: Table, players: Iterable[str], card: str | None) -> list[tuple[str, str]]:
-    """The (player, card) pairs ``builds`` lists the builds of, in its order (C7: no camp below the last placed)."""
-    found = []
-    floor = state.camp_floor
-    for p in players:
-        supply = state.supply[p]
-        for c in sorted([c for c, n in supply.items() if n > 0 and (card is None or c == card)]):
-            if _CAMP_PRIORITY.get(c, floor) >= floor:
-                found.append((p, c))
-    return found
+def _placeable(supply: dict[str, int], floor: int, card: str | None) -> list[str]:
+    """The cards of a player's ``supply`` that ``builds`` lists the builds of, sorted: those
+    held, a camp only if not below the last placed (``floor``, C7); only ``card`` if given."""
+    if card is None:
+        cards = sorted([c for c, n in supply.items() if n > 0])
+    else:
+        cards = [card] if supply.get(card, 0) > 0 else []
+    if floor:
+        return [c for c in cards if _CAMP_PRIORITY.get(c, floor) >= floor]
+    return cards
 
 
 def builds(state: Table, player: str | None = None, card: str | None = None) -> list[Build]:
@@ -309,46 +311,67 @@ def builds(state: Table, player: str | None = None, card: str | None = None) -> 
         return []
     found: list[Build] = []
     board = _Board(state.position)
-    r = state.round
-    for p, c in _building(state, state.players if player is None else [q for q in state.players if q == player], card):
-        found += _listed(board, r, p, c)
+    r, floor = state.round, state.camp_floor
+    for p in state.players if player is None else [q for q in state.players if q == player]:
+        cards = _placeable(state.supply[p], floor, card)
+        if cards:
+            kept, mine = _kept(p), board.mine_of(p)
+            for c in cards:
+                found += _listed(board, kept, mine, r, p, c)
     return found
 
 
-def _listed(board: _Board, r: int, p: str, c: str) -> tuple[Build, ...]:
-    """The builds of ``p`` and ``c`` in round ``r`` on ``board``, in ``builds``' order: those
-    listed last of the same player and card in the same round (``_LISTED``) when the squares
-    they follow from are the same, less the builds on squares taken since (a build takes a
-    square of its builder's; a sky tower's pairs change with the fiefs they join, C5)."""
-    kept = _LISTED.get(p)
+def _kept(player: str) -> dict[str, tuple[int, _On, tuple[Build, ...], tuple[tuple[int, int], ...]]]:
+    """The builds of ``player`` listed last, by card (``_LISTED``)."""
+    kept = _LISTED.get(player)
     if kept is None:
         if len(_LISTED) >= _LISTED_MOST:
             _LISTED.clear()
-        kept = _LISTED[p] = {}
+        kept = _LISTED[player] = {}
+    return kept
+
+
+def _listed(
+    board: _Board,
+    kept: dict[str, tuple[int, _On, tuple[Build, ...], tuple[tuple[int, int], ...]]],
+    mine: int,
+    r: int,
+    p: str,
+    c: str,
+) -> tuple[Build, ...]:
+    """The builds of ``p`` and ``c`` in round ``r`` on ``board`` (``mine``: the free squares of
+    ``p``), in ``builds``' order: those listed last of the same player and card in the same round
+    (``kept``) when the squares they follow from are the same, less the builds on squares taken
+    since (a build takes a square of its builder's; a sky tower's pairs change with the fiefs
+    they join, C5)."""
     held = kept.get(c)
     if held is not None and held[0] != r:
         held = None  # another round's builds
     spots: tuple[tuple[int, int], ...] = ()
     if c in _TOWERS:
-        mine, fiefs = board.mine_of(p), board.fiefs(p)
-        on: _On = (mine, fiefs)
-        if held is not None and held[1] == on:  # the same squares: the same builds
+        fiefs = board.fiefs(p)
+        key: _On = (mine, fiefs)
+        if held is not None and held[1] == key:  # the same squares: the same builds
             return held[2]
         if held is not None and isinstance(was := held[1], tuple) and was[1] == fiefs and not mine & ~was[0]:
             listed, spots = _towers_without(held[2], held[3], was[0] ^ mine)
         else:
             pairs = board.pairs(p)
-            listed = tuple([_BUILD(r, p, c, [a, b]) for a, seconds in pairs for b in _named(seconds)])
-            spots = tuple([(SQUARE_BIT[a], seconds) for a, seconds in pairs])
+            listed = tuple([_BUILD(r, p, c, [a, b]) for a, _, seconds in pairs for b in seconds])
+            spots = tuple([(SQUARE_BIT[a], seconds) for a, seconds, _ in pairs])
     else:
-        on = bits = board.one(p, c)
-        if held is not None and held[1] == bits:  # the same squares: the same builds
+        on = _ON.get(c)
+        if on is None:  # a camp: on the empty squares nobody controls (C6)
+            key, on = board.one(p, c), _ALL
+        else:  # on a free square of the player's (C2-C3), of its terrain (C4)
+            key = mine
+        if held is not None and held[1] == key:  # the same squares: the same builds
             return held[2]
-        if held is not None and isinstance(was := held[1], int) and not bits & ~was:
-            listed = _without(held[2], was, was ^ bits)
+        if held is not None and isinstance(was := held[1], int) and not key & ~was:
+            listed = _without(held[2], was & on, (was ^ key) & on)
         else:
-            listed = tuple([_BUILD(r, p, c, [b]) for b in _named(bits)])
-    kept[c] = (r, on, listed, spots)
+            listed = tuple([_BUILD(r, p, c, [b]) for b in _named(key & on)])
+    kept[c] = (r, key, listed, spots)
     return listed
 
 
@@ -388,11 +411,12 @@ def build_counts(state: Table, players: Collection[str] | None = None) -> list[t
     board = _Board(state.position)
     chosen = state.players if players is None else [p for p in state.players if p in players]
     found = []
-    for p, c in _building(state, chosen, None):
-        on = _ON.get(c)  # most buildings stand on one of the player's free squares
-        n = (board.mine_of(p) & on).bit_count() if on is not None else board.count(p, c)
-        if n:
-            found.append((p, c, n))
+    for p in chosen:
+        for c in _placeable(state.supply[p], state.camp_floor, None):
+            on = _ON.get(c)  # most buildings stand on one of the player's free squares
+            n = (board.mine_of(p) & on).bit_count() if on is not None else board.count(p, c)
+            if n:
+                found.append((p, c, n))
     return found
 
 
