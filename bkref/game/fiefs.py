@@ -22,7 +22,7 @@ until its ``Fief`` is asked for.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, BOARD_ORDER, CARDS, LUXURY_RESOURCES, SQUARES
 from bkref.game.position import SQUARE_BIT
@@ -255,8 +255,9 @@ class Lookahead:
         self.mine = board.owned[player]
         self.groups = board.groups(player)
         self.fief: dict[int, Group] = {}  # each square of the player (its index) to its fief
-        for group in self.groups:
-            bits = group[0]
+        groups: list[Any] = self.groups  # each fief as the tuple it is: the compiled build stores it, not a copy
+        for group in groups:
+            bits: int = group[0]
             while bits:
                 low = bits & -bits
                 bits ^= low

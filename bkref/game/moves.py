@@ -178,12 +178,32 @@ less a square. Cleared when it holds ``_LISTED_MOST`` players."""
 _LISTED_MOST: Final = 16
 
 
+_HELD: Final[list[tuple[tuple[str, ...], int]]] = [((), _PRINTED_CITIES)]
+"""The squares with a building of the position asked last (``_held``), by its squares in
+the order they were built (one entry)."""
+
+
 def clear_caches() -> None:
-    """Forget what the listings keep between calls (``_NAMED``, ``_FIEFS``, ``_LISTED``: each
-    bounded): for a measurement that starts cold, or once a listed move was changed."""
+    """Forget what the listings keep between calls (``_NAMED``, ``_FIEFS``, ``_LISTED``, ``_HELD``:
+    each bounded): for a measurement that starts cold, or once a listed move was changed."""
     _NAMED.clear()
     _FIEFS.clear()
     _LISTED.clear()
+    _HELD[0] = ((), _PRINTED_CITIES)
+
+
+def _held(building: dict[str, str]) -> int:
+    """The squares that hold a building, printed cities included (C3): from those of the
+    position asked last (``_HELD``) when its buildings come first in ``building`` (a building
+    stays where it is built, and a dict keeps the order its squares came in)."""
+    squares = tuple(building)
+    last, held = _HELD[0]
+    if squares[: len(last)] != last:  # another game's, or a camp left (P1)
+        last, held = (), _PRINTED_CITIES
+    for sq in squares[len(last) :]:
+        held |= SQUARE_BIT[sq]
+    _HELD[0] = (squares, held)
+    return held
 
 
 def _named(bits: int) -> tuple[str, ...]:
@@ -203,10 +223,7 @@ class _Board:
 
     def __init__(self, position: Position) -> None:
         self.position = position
-        held = _PRINTED_CITIES
-        for sq in position.building:
-            held |= SQUARE_BIT[sq]
-        self.free = _ALL & ~held
+        self.free = _ALL & ~_held(position.building)
         self.mine: dict[str, int] = {}
         self.empty: int | None = None
 
