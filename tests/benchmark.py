@@ -591,10 +591,11 @@ def selfplay_figures(games: int, repeat: int, folder: Path) -> None:
     legal moves of every decision of the random games (``decisions``) beside validate.
 
     The legal moves are timed as a program lists them (``each``), and also with every list of
-    a game kept until its end (for comparison, no target): keeping them, some 2,400 lists a
-    game, sets Python's cyclic garbage collector to work on them (in 40 games, about 110
-    young collections, 10 older and one of the whole process; validate starts none), which
-    is a cost of keeping the lists, not of listing them."""
+    a game kept until its end (for comparison, no target): keeping them, with the 2,400 or so
+    lists inside the moves of a game (a pick's cards, a build's squares), sets Python's cyclic
+    garbage collector to work on them (in 40 games, about 110 young collections, 10 older and
+    one of the whole process; validate starts none), which is a cost of keeping the lists,
+    not of listing them."""
     kind = build()
     timed = {}
     for policy, count, most in (("random", games, 3), ("greedy", max(1, games // 4), 20)):
@@ -630,7 +631,7 @@ def selfplay_figures(games: int, repeat: int, folder: Path) -> None:
         checked_total += checking
     line(f"legal moves of every decision ({kind})", f"{listed / games * 1e3:.2f} ms/game")
     line("  / validate", f"{listed / checked_total:.2f} x", "<= 2 x", listed <= 2 * checked_total)
-    line("  every list of the game kept to its end", f"{kept / checked_total:.2f} x")
+    line("  / validate, every list kept to the game's end", f"{kept / checked_total:.2f} x")
 
 
 def selfplay_memory(games: int, folder: Path) -> None:

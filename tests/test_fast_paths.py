@@ -36,6 +36,7 @@ import itertools
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -344,6 +345,11 @@ def test_random_chooses_from_the_counts_as_from_the_list(players: int, seed: int
             assert moves.build_counts(state) == counts
             assert moves.build_counts(state, state.players[:1]) == [c for c in counts if c[0] == state.players[0]]
             assert [moves.nth_build(state, p, c, i) for p, c, n in counts for i in range(n)] == listed
+            for p, c, n in counts:  # from the end, as a list's index; beyond either end, none
+                assert [moves.nth_build(state, p, c, i) for i in range(-n, 0)] == moves.builds(state, p, c)
+                for beyond in (n, -n - 1):
+                    with pytest.raises(IndexError, match=f"^{p} has no placement {beyond} of {c}$"):
+                        moves.nth_build(state, p, c, beyond)
             for group in ([state.players[0]], list(state.players)):
                 options = [b for p in group for b in moves.builds(state, p)]
                 for draw in range(5):

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from bkref.bots.errors import OptionError, PolicyError, traceback_of
-from bkref.game.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS
+from bkref.game.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS, SKY_TOWERS
 from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick
 from bkref.game.fiefs import RESOURCE_INDEX, BitBoard, Group, Lookahead
@@ -78,13 +78,13 @@ _TERRITORIES = frozenset(card.id for card in CARDS.values() if card.kind == "ter
 _BASIC = sum(1 << RESOURCE_INDEX[r] for r in BASIC_RESOURCES)
 """The basic resources, as bits of a fief's resources: what a trading post may make (H1)."""
 _CITY_STRENGTH: Final = {card.id: card.strength for card in CARDS.values() if card.kind == "city"}
+"""The strength of each city (H3)."""
 _FARM_MAKES: Final = {
     card.id: _BASIC if card.produces is None else 1 << RESOURCE_INDEX[card.produces]
     for card in CARDS.values()
     if card.kind == "farm"
 }
 """What each farm makes, as bits of a fief's resources: a trading post any basic resource."""
-_TOWERS: Final = frozenset(card.id for card in CARDS.values() if card.kind == "sky_tower")
 
 
 # -- the bundled policies ------------------------------------------------------------
@@ -196,7 +196,7 @@ def built_gain(ahead: Lookahead, card: str, at: list[str]) -> Outlook:
     if wanted is not None:  # a farm: a resource more, unless the fief makes it already
         _, strength, made = ahead.fief_of(at[0])
         return (strength, 1) if wanted & ~made else (0, 0)
-    if card in _TOWERS:  # its two fiefs become one, as strong as both, making what either makes
+    if card in SKY_TOWERS:  # its two fiefs become one, as strong as both, making what either makes
         (squares, strength, made), (others, other, makes) = ahead.fief_of(at[0]), ahead.fief_of(at[1])
         if squares == others:
             return 0, 0

@@ -187,4 +187,6 @@ LAVA: Final = _load_lava()
 ADJACENT: Final = _adjacency()
 """Each square's neighbours (S3): sharing a side, with no lava between."""
 CARDS: Final = _load_cards()
+SKY_TOWERS: Final = frozenset(card.id for card in CARDS.values() if card.kind == "sky_tower")
+"""The sky towers: the buildings placed on two squares (C5)."""
 DECK_SIZE: Final = sum(card.copies for card in CARDS.values())

@@ -59,7 +59,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any, Final, TypeVar
 
 from bkref.game.building import build as place
-from bkref.game.catalog import BASIC_RESOURCES, BOARD, BOARD_ORDER, CARDS, COPY_CARDS, SQUARES
+from bkref.game.catalog import BASIC_RESOURCES, BOARD, BOARD_ORDER, CARDS, COPY_CARDS, SKY_TOWERS, SQUARES
 from bkref.game.ending import copy_targets
 from bkref.game.events import Build, Deal, Draw, End, Harvest, Pick
 from bkref.game.exploring import play_card
@@ -85,8 +85,6 @@ _ON: Final = {
 }
 """The squares each building on one square but a camp may stand on by terrain (C4)."""
 _CAMP_PRIORITY: Final = {card.id: card.priority for card in CARDS.values() if card.kind == "camp"}
-_TOWERS: Final = frozenset(card.id for card in CARDS.values() if card.kind == "sky_tower")
-"""The sky towers, the buildings on two squares (C5)."""
 _PICK: Final = Pick
 _BUILD: Final = Build
 """``Pick`` and ``Build``, called with their fields in order, once for each move listed: as
@@ -133,10 +131,10 @@ def chosen_pick(state: Table, player: str, choose: Callable[[int], int]) -> Pick
 
 
 def _pick_pairs(state: Table, player: str) -> Iterable[tuple[str, str]]:
-    """The picks of ``player`` now, in order, as pairs: each card kept first (the distinct
-    cards of the hand, sorted), with each card that can go with it, sorted: the other card
-    kept (3-4 players: a later one, or itself if the hand holds it twice), or the card
-    discarded (2 players: any other, or itself if the hand holds it twice)."""
+    """The picks of ``player`` now, in order, as pairs (to go through once): each card kept
+    first (the distinct cards of the hand, sorted), with each card that can go with it, sorted:
+    the other card kept (3-4 players: a later one, or itself if the hand holds it twice), or
+    the card discarded (2 players: any other, or itself if the hand holds it twice)."""
     if state.phase != "exploring" or state.pending or player not in state.left or player in state.picks:
         return []
     hand = state.hand_now(player)
@@ -168,8 +166,10 @@ towers that join them (C5): the same through a construction, unless a camp or a 
 some. Cleared when it holds ``_NAMED_MOST``."""
 
 
-_On = int | tuple[int, tuple[int, ...]]
-_LISTED: dict[str, dict[str, tuple[int, _On, tuple[Build, ...], tuple[tuple[int, int], ...]]]] = {}
+_Key = int | tuple[int, tuple[int, ...]]
+"""What a player's kept builds of a card follow from (``_listed``): a bitmask of squares, or
+(sky towers) the player's free squares and their fiefs."""
+_LISTED: dict[str, dict[str, tuple[int, _Key, tuple[Build, ...], tuple[tuple[int, int], ...]]]] = {}
 """The builds of each player and card listed last (``_listed``), with their round and the
 squares they follow from: the player's free squares (a camp: the empty squares nobody
 controls; a sky tower: the player's free squares and fiefs). A build takes a square of its
@@ -265,7 +265,7 @@ class _Board:
         return spots
 
     def placements(self, player: str, card: str) -> list[list[str]]:
-        if card in _TOWERS:  # each first square, with its seconds among the later ones
+        if card in SKY_TOWERS:  # each first square, with its seconds among the later ones
             return [[a, b] for a, _, seconds in self.pairs(player) for b in seconds]
         return [[b] for b in _named(self.one(player, card))]
 
@@ -288,23 +288,24 @@ class _Board:
         return found
 
     def count(self, player: str, card: str) -> int:
-        if card in _TOWERS:  # the pairs of free squares, less those in one fief
+        if card in SKY_TOWERS:  # the pairs of free squares, less those in one fief
             mine = self.mine_of(player)
             each = [(group & mine).bit_count() for group in self.fiefs(player)]
             return (sum(each) ** 2 - sum(n * n for n in each)) // 2
         return self.one(player, card).bit_count()
 
     def nth(self, player: str, card: str, index: int) -> list[str]:
-        """``placements(player, card)[index]``, without the others."""
-        if card in _TOWERS:
+        """``placements(player, card)[index]``, without the others (a negative index from the end)."""
+        at = index + self.count(player, card) if index < 0 else index
+        if at >= 0 and card in SKY_TOWERS:
             for a, _, seconds in self.pairs(player):
-                if index < len(seconds):
-                    return [a, seconds[index]]
-                index -= len(seconds)
-        else:
+                if at < len(seconds):
+                    return [a, seconds[at]]
+                at -= len(seconds)
+        elif at >= 0:
             bits = self.one(player, card)
-            if index < bits.bit_count():
-                for _ in range(index):
+            if at < bits.bit_count():
+                for _ in range(at):
                     bits &= bits - 1  # the first square left out
                 return [SQUARES[(bits & -bits).bit_length() - 1]]
         raise IndexError(f"{player} has no placement {index} of {card}")
@@ -338,7 +339,7 @@ def builds(state: Table, player: str | None = None, card: str | None = None) -> 
     return found
 
 
-def _kept(player: str) -> dict[str, tuple[int, _On, tuple[Build, ...], tuple[tuple[int, int], ...]]]:
+def _kept(player: str) -> dict[str, tuple[int, _Key, tuple[Build, ...], tuple[tuple[int, int], ...]]]:
     """The builds of ``player`` listed last, by card (``_LISTED``)."""
     kept = _LISTED.get(player)
     if kept is None:
@@ -350,7 +351,7 @@ def _kept(player: str) -> dict[str, tuple[int, _On, tuple[Build, ...], tuple[tup
 
 def _listed(
     board: _Board,
-    kept: dict[str, tuple[int, _On, tuple[Build, ...], tuple[tuple[int, int], ...]]],
+    kept: dict[str, tuple[int, _Key, tuple[Build, ...], tuple[tuple[int, int], ...]]],
     mine: int,
     r: int,
     p: str,
@@ -365,9 +366,9 @@ def _listed(
     if held is not None and held[0] != r:
         held = None  # another round's builds
     spots: tuple[tuple[int, int], ...] = ()
-    if c in _TOWERS:
+    if c in SKY_TOWERS:
         fiefs = board.fiefs(p)
-        key: _On = (mine, fiefs)
+        key: _Key = (mine, fiefs)
         if held is not None and held[1] == key:  # the same squares: the same builds
             return held[2]
         if held is not None and isinstance(was := held[1], tuple) and was[1] == fiefs and not mine & ~was[0]:
