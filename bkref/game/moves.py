@@ -87,8 +87,10 @@ _ON: Final = {
 _CAMP_PRIORITY: Final = {card.id: card.priority for card in CARDS.values() if card.kind == "camp"}
 _PICK: Final = Pick
 _BUILD: Final = Build
-"""``Pick`` and ``Build``, called with their fields in order, once for each move listed: as
-constants, which the compiled build reads directly (an imported name, it looks up each time)."""
+_TOWERS: Final = SKY_TOWERS
+"""``Pick`` and ``Build``, called with their fields in order, once for each move listed, and
+the sky towers: as constants, which the compiled build reads directly (an imported name, it
+looks up each time)."""
 
 
 def picks(state: Table, player: str) -> list[Pick]:
@@ -265,7 +267,7 @@ class _Board:
         return spots
 
     def placements(self, player: str, card: str) -> list[list[str]]:
-        if card in SKY_TOWERS:  # each first square, with its seconds among the later ones
+        if card in _TOWERS:  # each first square, with its seconds among the later ones
             return [[a, b] for a, _, seconds in self.pairs(player) for b in seconds]
         return [[b] for b in _named(self.one(player, card))]
 
@@ -288,7 +290,7 @@ class _Board:
         return found
 
     def count(self, player: str, card: str) -> int:
-        if card in SKY_TOWERS:  # the pairs of free squares, less those in one fief
+        if card in _TOWERS:  # the pairs of free squares, less those in one fief
             mine = self.mine_of(player)
             each = [(group & mine).bit_count() for group in self.fiefs(player)]
             return (sum(each) ** 2 - sum(n * n for n in each)) // 2
@@ -297,7 +299,7 @@ class _Board:
     def nth(self, player: str, card: str, index: int) -> list[str]:
         """``placements(player, card)[index]``, without the others (a negative index from the end)."""
         at = index + self.count(player, card) if index < 0 else index
-        if at >= 0 and card in SKY_TOWERS:
+        if at >= 0 and card in _TOWERS:
             for a, _, seconds in self.pairs(player):
                 if at < len(seconds):
                     return [a, seconds[at]]
@@ -366,7 +368,7 @@ def _listed(
     if held is not None and held[0] != r:
         held = None  # another round's builds
     spots: tuple[tuple[int, int], ...] = ()
-    if c in SKY_TOWERS:
+    if c in _TOWERS:
         fiefs = board.fiefs(p)
         key: _Key = (mine, fiefs)
         if held is not None and held[1] == key:  # the same squares: the same builds
