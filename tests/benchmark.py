@@ -631,7 +631,7 @@ def selfplay_figures(games: int, repeat: int, folder: Path) -> None:
         checked_total += checking
     line(f"legal moves of every decision ({kind})", f"{listed / games * 1e3:.2f} ms/game")
     line("  / validate", f"{listed / checked_total:.2f} x", "<= 2 x", listed <= 2 * checked_total)
-    line("  / validate, every list kept to the game's end", f"{kept / checked_total:.2f} x")
+    line("  / validate, the game's lists all kept", f"{kept / checked_total:.2f} x")
 
 
 def selfplay_memory(games: int, folder: Path) -> None:
