@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from bkref.bots.errors import OptionError, PolicyError, traceback_of
-from bkref.game.catalog import BASIC_RESOURCES, CARDS, COPY_CARDS, SKY_TOWERS
+from bkref.game.catalog import BASIC_RESOURCES, CARDS, CITY_STRENGTH, COPY_CARDS, SKY_TOWERS
 from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick
 from bkref.game.fiefs import RESOURCE_INDEX, BitBoard, Group, Lookahead
@@ -77,8 +77,7 @@ _BUILDINGS = frozenset(card.id for card in CARDS.values() if card.is_building)
 _TERRITORIES = frozenset(card.id for card in CARDS.values() if card.kind == "territory")
 _BASIC = sum(1 << RESOURCE_INDEX[r] for r in BASIC_RESOURCES)
 """The basic resources, as bits of a fief's resources: what a trading post may make (H1)."""
-_CITY_STRENGTH: Final = {card.id: card.strength for card in CARDS.values() if card.kind == "city"}
-"""The strength of each city (H3)."""
+_STRENGTH: Final = CITY_STRENGTH  # a constant of this module: the compiled build reads it directly
 _FARM_MAKES: Final = {
     card.id: _BASIC if card.produces is None else 1 << RESOURCE_INDEX[card.produces]
     for card in CARDS.values()
@@ -188,7 +187,7 @@ def _change(before: list[Group], after: list[Group]) -> Outlook:
 def built_gain(ahead: Lookahead, card: str, at: list[str]) -> Outlook:
     """What placing ``card`` on ``at`` adds to the outlook of ``ahead``'s player (only the fiefs
     it changes count); a new trading post at its best declaration (H1)."""
-    more = _CITY_STRENGTH.get(card)
+    more = _STRENGTH.get(card)
     if more is not None:  # a city: its strength more, in a fief as wealthy as before
         _, _, made = ahead.fief_of(at[0])
         return more * made.bit_count(), more

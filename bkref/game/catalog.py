@@ -187,6 +187,8 @@ LAVA: Final = _load_lava()
 ADJACENT: Final = _adjacency()
 """Each square's neighbours (S3): sharing a side, with no lava between."""
 CARDS: Final = _load_cards()
+CITY_STRENGTH: Final = {card.id: card.strength for card in CARDS.values() if card.kind == "city"}
+"""The strength of each city card (H3)."""
 SKY_TOWERS: Final = frozenset(card.id for card in CARDS.values() if card.kind == "sky_tower")
 """The sky towers: the buildings placed on two squares (C5)."""
 DECK_SIZE: Final = sum(card.copies for card in CARDS.values())

@@ -24,7 +24,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, BOARD_ORDER, CARDS, LUXURY_RESOURCES, SQUARES
+from bkref.game.catalog import (
+    ADJACENT,
+    BASIC_RESOURCES,
+    BOARD,
+    BOARD_ORDER,
+    CARDS,
+    CITY_STRENGTH,
+    LUXURY_RESOURCES,
+    SQUARES,
+)
 from bkref.game.position import SQUARE_BIT
 from bkref.game.results import Fief
 
@@ -37,7 +46,7 @@ RESOURCES: Final = BASIC_RESOURCES + LUXURY_RESOURCES
 RESOURCE_INDEX: Final = {name: k for k, name in enumerate(RESOURCES)}
 """Each resource's place in ``RESOURCES``: its bit in a fief's resources."""
 _ADJACENT: Final = [sum(SQUARE_BIT[other] for other in ADJACENT[name]) for name in SQUARES]
-_STRENGTH: Final = {card.id: card.strength for card in CARDS.values() if card.kind == "city"}
+_STRENGTH: Final = CITY_STRENGTH  # a constant of this module: the compiled build reads it directly
 _MAKES: Final = {card.id: card.produces for card in CARDS.values() if card.produces}
 _PRINTED_CITIES: Final = sum(SQUARE_BIT[name] for name, square in BOARD.items() if square.printed_city)
 _PRINTED_STRENGTH: Final = [1 if BOARD[name].printed_city else 0 for name in SQUARES]

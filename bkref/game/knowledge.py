@@ -47,7 +47,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Final
 
-from bkref.game.catalog import BOARD, BOARD_ORDER, CARDS, DECK_SIZE
+from bkref.game.catalog import BOARD, BOARD_ORDER, CARDS, CITY_STRENGTH, DECK_SIZE
 from bkref.game.engine import State
 from bkref.game.events import Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
 from bkref.game.position import Position
@@ -55,7 +55,7 @@ from bkref.game.seen import BoardView, SeatView, SeenDeal, SeenDraw, SeenEvent, 
 
 _PARCHMENTS: Final = frozenset(card.id for card in CARDS.values() if card.is_parchment)
 _PRINTED_CITIES: Final = tuple(name for name, square in BOARD.items() if square.printed_city)
-_STRENGTH: Final = {card.id: card.strength for card in CARDS.values() if card.kind == "city"}
+_STRENGTH: Final = CITY_STRENGTH  # a constant of this module: the compiled build reads it directly
 
 
 def _unseen(cards: list[str]) -> list[str | None]:
