@@ -171,7 +171,10 @@ some. Cleared when it holds ``_NAMED_MOST``."""
 _Key = int | tuple[int, tuple[int, ...]]
 """What a player's kept builds of a card follow from (``_listed``): a bitmask of squares, or
 (sky towers) the player's free squares and their fiefs."""
-_LISTED: dict[str, dict[str, tuple[int, _Key, tuple[Build, ...], tuple[tuple[int, int], ...]]]] = {}
+_Kept = dict[str, tuple[int, _Key, tuple[Build, ...], tuple[tuple[int, int], ...]]]
+"""A player's builds listed last of each card (``_listed``): with their round, what they
+follow from, and (sky towers) each first square with its seconds, as bitmasks."""
+_LISTED: dict[str, _Kept] = {}
 """The builds of each player and card listed last (``_listed``), with their round and the
 squares they follow from: the player's free squares (a camp: the empty squares nobody
 controls; a sky tower: the player's free squares and fiefs). A build takes a square of its
@@ -341,7 +344,7 @@ def builds(state: Table, player: str | None = None, card: str | None = None) -> 
     return found
 
 
-def _kept(player: str) -> dict[str, tuple[int, _Key, tuple[Build, ...], tuple[tuple[int, int], ...]]]:
+def _kept(player: str) -> _Kept:
     """The builds of ``player`` listed last, by card (``_LISTED``)."""
     kept = _LISTED.get(player)
     if kept is None:
@@ -351,14 +354,7 @@ def _kept(player: str) -> dict[str, tuple[int, _Key, tuple[Build, ...], tuple[tu
     return kept
 
 
-def _listed(
-    board: _Board,
-    kept: dict[str, tuple[int, _Key, tuple[Build, ...], tuple[tuple[int, int], ...]]],
-    mine: int,
-    r: int,
-    p: str,
-    c: str,
-) -> tuple[Build, ...]:
+def _listed(board: _Board, kept: _Kept, mine: int, r: int, p: str, c: str) -> tuple[Build, ...]:
     """The builds of ``p`` and ``c`` in round ``r`` on ``board`` (``mine``: the free squares of
     ``p``), in ``builds``' order: those listed last of the same player and card in the same round
     (``kept``) when the squares they follow from are the same, less the builds on squares taken
