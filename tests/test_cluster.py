@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import BKREF_COMMAND, REPLAYS, ROOT
+from tests.test_bots import processes_in
+from tests.test_tournament_runner import without_times
 
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed: pip install 'bkref[dask]'")
 
@@ -65,6 +67,22 @@ def test_a_tournament_on_the_cluster_writes_the_files_of_a_local_run(scheduler: 
     assert same == (local.returncode, local.stdout, local.stderr)  # the report names the games' files
     read = {folder: {p.name: p.read_bytes() for p in (tmp_path / folder).iterdir()} for folder in ("local", "cluster")}
     assert len(read["local"]) == 10 and read["cluster"] == read["local"]  # 9 games and tournament.json
+
+
+def test_bot_programs_play_on_the_workers_the_games_of_a_local_run(scheduler: str, tmp_path: Path) -> None:
+    """The games of bot programs run on the cluster's workers, which start the bots (the command
+    and its files at the same path); the games are those of a local run, but for the bots' times,
+    and no bot process is left on the workers when the run ends."""
+    bot = tmp_path / "random_bot.py"
+    bot.write_text((ROOT / "examples" / "bots" / "random_bot.py").read_text())
+    args = ["tournament", "--players", "2", "--bot", f"p=cmd:{sys.executable} {bot}", "--bot", "r=random"]
+    args += ["--deals", "3"]
+    local = bkref(*args, "-o", str(tmp_path / "local"))
+    clustered = bkref(*args, "-o", str(tmp_path / "cluster"), "--dask", scheduler)
+    assert (clustered.returncode, clustered.stdout, clustered.stderr) == (0, local.stdout, local.stderr)
+    assert without_times(tmp_path / "cluster") == without_times(tmp_path / "local")
+    assert len(without_times(tmp_path / "local")) == 7  # 6 games and tournament.json
+    assert processes_in(bot) == []
 
 
 def test_an_unreachable_scheduler_is_one_line(tmp_path) -> None:

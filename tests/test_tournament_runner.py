@@ -6,6 +6,7 @@ and writes.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -21,6 +22,7 @@ from bkref.bots.simulate import PLAYER_IDS, play, shuffled_deck, simulate, to_js
 from bkref.bots.tournament import Bot, schedule, seed_deals
 from bkref.game.events import Pick
 from tests.conftest import BKREF_COMMAND
+from tests.test_bots import processes_in
 
 BOTS = [Bot("new", "greedy"), Bot("old", "random")]
 
@@ -301,3 +303,96 @@ def test_simulate_games_refuses_to_overwrite_and_resumes(bkref, tmp_path: Path) 
     )
     assert files(tmp_path) == before
     assert bkref(*args, "--force").exit_code == 0 and files(tmp_path) == before
+
+
+def without_times(folder: Path) -> dict[str, object]:
+    """The files of ``folder``, each game's bot programs' times (``ms``) left out: all that may differ."""
+    read: dict[str, object] = {}
+    for path in sorted(folder.iterdir()):
+        if path.suffix != ".jsonl":
+            read[path.name] = path.read_bytes()
+            continue
+        first, rest = path.read_text().split("\n", 1)
+        game = json.loads(first)
+        for seat in game["meta"]["bots"].values():
+            seat.pop("ms")
+        read[path.name] = (game, rest)
+    return read
+
+
+PARENT_BOT = (  # the random example bot, saying first on its standard error which process started it,
+    # slow to start: a worker's first game takes long enough for the other worker to take a game too
+    "import os, runpy, sys, time\n"
+    "sys.stderr.write(f'parent {os.getppid()}\\n')\n"
+    "time.sleep(0.3)\n"
+    "sys.argv = sys.argv[1:]\n"
+    "runpy.run_path(sys.argv[0], run_name='__main__')\n"
+)
+
+
+def test_bot_programs_in_two_processes_play_the_games_of_one(tmp_path: Path) -> None:
+    """``-j 2`` with bot programs: two worker processes, each starting its own bots, play the games
+    ``-j 1`` plays, byte for byte but for the bots' times; each bot process's standard error has a
+    file of its own (``--bot-logs``), named by the game it started in, and no bot process is left
+    when the run ends."""
+    example = Path(__file__).parent.parent / "examples" / "bots" / "random_bot.py"
+    (tmp_path / "parent_bot.py").write_text(PARENT_BOT)
+    program = f"p=cmd:{sys.executable} {tmp_path / 'parent_bot.py'} {example}"
+    args = ["tournament", "--players", "2", "--bot", program, "--bot", "g=greedy", "--deals", "3"]
+    one = subprocess.run([*BKREF_COMMAND, *args, "-o", str(tmp_path / "one")], capture_output=True, text=True)
+    logs = tmp_path / "logs"
+    two = subprocess.run(
+        [*BKREF_COMMAND, *args, "-o", str(tmp_path / "two"), "-j", "2", "--bot-logs", str(logs)],
+        capture_output=True,
+        text=True,
+    )
+    assert (one.returncode, two.returncode) == (0, 0), two.stderr
+    assert two.stdout == one.stdout
+    assert without_times(tmp_path / "two") == without_times(tmp_path / "one")
+    games = sorted(p.stem for p in (tmp_path / "two").glob("game-*.jsonl"))
+    seats = [next(iter(m["bots"])) for m in metas(tmp_path / "two")]  # the program's seat, in each game
+    named = {p.name for p in logs.iterdir()}
+    assert named <= {f"{s}-p-{g}.log" for s, g in zip(seats, games)} and 2 <= len(named) <= 4  # 2 seats, 2 workers
+    parents = {p.read_text().splitlines()[0] for p in logs.iterdir()}
+    assert len(parents) == 2  # started by the two workers
+    assert processes_in(tmp_path) == []
+
+
+def bots_running(program: Path) -> list[int]:
+    """The processes running ``program`` (not those of bkref that name it in an option)."""
+    running = []
+    for pid in processes_in(program):
+        with contextlib.suppress(OSError):  # gone meanwhile
+            if b"tournament" not in Path(f"/proc/{pid}/cmdline").read_bytes():
+                running.append(pid)
+    return running
+
+
+@pytest.mark.usefixtures("ctrl_c_as_in_a_terminal")
+def test_ctrl_c_stops_bot_programs_in_every_process_and_resume_finishes(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the terminal's whole process group) on ``-j 2`` with bot programs that
+    think: bkref ends at once with status 130, no bot process is left in any worker, and
+    ``--resume`` ends the folder as an uninterrupted run leaves it."""
+    slow = tmp_path / "slow_bot.py"
+    example = Path(__file__).parent.parent / "examples" / "bots" / "random_bot.py"
+    slow.write_text(f"import time\n{example.read_text().replace('send(move)', 'time.sleep(0.01); send(move)')}")
+    args = ["tournament", "--players", "2", "--bot", f"a=cmd:{sys.executable} {slow}", "--bot", "g=greedy"]
+    args += ["--deals", "4", "-j", "2"]
+    subprocess.run([*BKREF_COMMAND, *args, "-o", str(tmp_path / "whole")], capture_output=True, check=True)
+    folder = tmp_path / "stopped"
+    run = subprocess.Popen(
+        [*BKREF_COMMAND, *args, "-o", str(folder)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # a process group of its own, as a terminal's foreground job
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not list(folder.glob("game-*.jsonl")):
+        time.sleep(0.01)
+    assert len(bots_running(slow)) == 2  # a bot in each worker
+    os.killpg(run.pid, signal.SIGINT)
+    assert run.wait(timeout=10) == 130
+    assert len(list(folder.glob("game-*.jsonl"))) < 8, "the run was to be stopped halfway"
+    assert bots_running(slow) == []
+    subprocess.run([*BKREF_COMMAND, *args, "-o", str(folder), "--resume"], capture_output=True, check=True)
+    assert without_times(folder) == without_times(tmp_path / "whole")

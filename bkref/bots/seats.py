@@ -76,6 +76,9 @@ class ProgramSeat:
         self.options = options
         self.program = Program(command_of(spec))
         self.games = 0
+        self.closed = False
+        self.game_file: str | None = None
+        """The file of the game being played, when a run writes it: it names the game's standard error file."""
         self._begin_game(random.Random(0))
 
     def _begin_game(self, rng: random.Random) -> None:
@@ -95,7 +98,8 @@ class ProgramSeat:
         self.games += 1
         if self.options.logs is not None:
             named = f"{self.player}-{self.label}" if self.label else self.player
-            self.program.stderr = Path(self.options.logs) / f"{named}-game-{self.games:06d}.log"
+            which = f"game-{self.games:06d}" if self.game_file is None else Path(self.game_file).stem
+            self.program.stderr = Path(self.options.logs) / f"{named}-{which}.log"
         self._send(GameStart(self.player, list(state.players), state.rulings, bot_seed(self.player)))
         self.observe(game)
 
@@ -121,6 +125,9 @@ class ProgramSeat:
         self.program.drain()
 
     def close(self) -> None:
+        """Stop the process: for good, as the run ends (a game still under way, on a cluster's
+        worker after Ctrl-C, goes on with the fallback rather than start it again)."""
+        self.closed = True
         self.program.stop()
 
     def record(self) -> dict[str, Any]:
@@ -148,7 +155,7 @@ class ProgramSeat:
     def ready(self, event: int) -> bool:
         """The process running and told the game so far, (re)started if need be; False (a fault
         recorded) when it cannot be, or when the seat is retired."""
-        if self.retired:
+        if self.retired or self.closed:
             return False
         program = self.program
         if program.alive:

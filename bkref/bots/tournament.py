@@ -20,8 +20,8 @@ schedule plays the control game again, move for move.
 
 A ``Job`` is one game to play and the name of its file; ``run`` plays jobs in order, in
 this process, in processes or on a Dask cluster (``bkref.io.batch``), each game's log the
-same wherever it is played; games with bot programs are played in this process, each
-program's process reused from one game to the next. ``simulate_jobs`` makes the jobs of
+same wherever it is played; bot programs run where their game is played, each program's
+process reused from one game to the next of that process (``Seats``). ``simulate_jobs`` makes the jobs of
 ``bkref simulate --games``: a tournament of one line-up, played the same way.
 
 >>> bots = [Bot("new", "greedy"), Bot("old", "random")]
@@ -34,9 +34,11 @@ program's process reused from one game to the next. ``simulate_jobs`` makes the 
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 import re
 import sys
+import threading
 from collections.abc import Generator, Sequence
 from typing import Any, Final, overload
 
@@ -55,7 +57,7 @@ from bkref.bots.simulate import (
     simulate,
     to_jsonl,
 )
-from bkref.io.batch import Runner
+from bkref.io.batch import Cluster, Local, Runner
 from bkref.io.tournament import Schedule
 
 SCHEDULES: Final[tuple[Schedule, ...]] = ("rotate", "candidate", "random")
@@ -299,27 +301,90 @@ def _played(job: Job, bots: BotOptions | None, seats: dict[str, ProgramSeat] | N
 
 
 def run(jobs: Sequence[Job], runner: Runner, bots: BotOptions | None = None) -> Generator[tuple[Job, str]]:
-    """Each job and its game's log, in order. Games without bot programs are played by
-    ``runner`` (this process, processes or a cluster: the same logs); with bot programs, in
-    this process, each program's process (one per seat and bot) reused from one game to
-    the next, and all of them stopped when the run ends, however it ends."""
+    """Each job and its game's log, in order, played by ``runner``: in this process, in
+    processes or on a Dask cluster (the same logs). Bot programs run where their game is
+    played: each process of ``runner`` (each worker thread of a cluster) keeps the program
+    seats of its games (``Seats``), each program's process reused from one game to the
+    next, and all of them are stopped when the run ends, however it ends."""
     if not any(is_program(spec) for job in jobs for spec in job.policies):
         yield from zip(jobs, runner.map(log_of_job, jobs))
         return
     options = bots or BotOptions()
-    pool: dict[tuple[str, str, str], ProgramSeat] = {}
-    try:
-        for job in jobs:
-            seats = {}
-            names = job.meta.get("tournament", {}).get("bots", {})
-            for player, spec in job.seats.items():
-                if is_program(spec):
-                    key = (player, names.get(player, ""), spec)
-                    if key not in pool:
-                        pool[key] = ProgramSeat(spec, player, options, key[1])
-                    seats[player] = pool[key]
-            yield job, to_jsonl(_played(job, options, seats))
+    if isinstance(runner, Local) and runner.jobs == 1:
+        with Seats(options) as seats:
+            for job in jobs:
+                yield job, seats.log(job)
+        return
+    try:  # one game a task: a game of programs is long work
+        yield from zip(jobs, runner.map(functools.partial(_log_here, options), jobs, per_task=1))
     finally:
-        for seat in pool.values():
+        if isinstance(runner, Cluster):
+            runner.everywhere(close_seats)
+
+
+class Seats:
+    """The program seats of the games played in one process (or one thread of a cluster's
+    worker): one for each seat, bot and command, its process started for the first game that
+    needs it and reused for the next ones; ``close`` stops them all."""
+
+    def __init__(self, options: BotOptions) -> None:
+        self.options = options
+        self.held: dict[tuple[str, str, str], ProgramSeat] = {}
+
+    def __enter__(self) -> Seats:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def of(self, job: Job) -> dict[str, ProgramSeat]:
+        """The program seats of ``job``'s game, told the file it is written to."""
+        seats = {}
+        names = job.meta.get("tournament", {}).get("bots", {})
+        for player, spec in job.seats.items():
+            if is_program(spec):
+                key = (player, names.get(player, ""), spec)
+                if key not in self.held:
+                    self.held[key] = ProgramSeat(spec, player, self.options, key[1])
+                seats[player] = self.held[key]
+                seats[player].game_file = job.name
+        return seats
+
+    def log(self, job: Job) -> str:
+        """``job``'s game, played with these seats, as its log."""
+        return to_jsonl(_played(job, self.options, self.of(job)))
+
+    def close(self) -> None:
+        for seat in self.held.values():
             with contextlib.suppress(Exception):  # one that will not stop must not keep the others running
                 seat.close()
+        self.held.clear()
+
+
+_HERE: Final = threading.local()
+"""The ``Seats`` of this thread of a worker process, by their options."""
+_EVERY: Final[list[Seats]] = []
+"""Every ``Seats`` of this worker process, to close them all (``close_seats``)."""
+_LOCK: Final = threading.Lock()
+
+
+def _log_here(options: BotOptions, job: Job) -> str:
+    """``job``'s game as its log, played in a worker process with its thread's own seats, which
+    are stopped when the worker ends (or ``close_seats`` is called)."""
+    held: dict[BotOptions, Seats] = _HERE.__dict__.setdefault("seats", {})
+    if options not in held:
+        import multiprocessing.util
+
+        with _LOCK:
+            if not _EVERY:  # when the worker process ends: its bot programs end with it
+                multiprocessing.util.Finalize(None, close_seats, exitpriority=10)
+            held[options] = Seats(options)
+            _EVERY.append(held[options])
+    return held[options].log(job)
+
+
+def close_seats() -> None:
+    """Stop every bot program this worker process started (each thread's ``Seats``)."""
+    with _LOCK:
+        for seats in _EVERY:
+            seats.close()

@@ -48,8 +48,9 @@ class ClusterError(Exception):
 class Runner(Protocol):
     """Where the per-log work runs."""
 
-    def map(self, work: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
-        """``work`` of each item, in order."""
+    def map(self, work: Callable[[T], R], items: Sequence[T], per_task: int | None = None) -> Iterator[R]:
+        """``work`` of each item, in order; ``per_task`` items to a task (default: the runner's;
+        1 where each item is long work, such as a game of bot programs)."""
         ...
 
     def reduce(self, reduce: Callable[..., R], results: list[Any], *args: Any) -> R:
@@ -68,23 +69,33 @@ class Local:
     def __init__(self, jobs: int = 1) -> None:
         self.jobs = max(1, min(jobs, MAX_JOBS))
 
-    def map(self, work: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
+    def map(self, work: Callable[[T], R], items: Sequence[T], per_task: int | None = None) -> Iterator[R]:
         jobs = min(self.jobs, len(items))
         if jobs <= 1:
             for item in items:
                 yield work(item)
             return
-        from concurrent.futures import ProcessPoolExecutor  # here: importing it costs a one-log run 10 ms
+        import multiprocessing  # here: importing these costs a one-log run 10 ms
+        from concurrent.futures import ProcessPoolExecutor
 
+        size = per_task or CHUNK
+        others = set(multiprocessing.active_children())
         pool = ProcessPoolExecutor(jobs, initializer=_worker_start)
-        chunks = (items[i : i + CHUNK] for i in range(0, len(items), CHUNK))
+        chunks = (items[i : i + size] for i in range(0, len(items), size))
+        workers: list[multiprocessing.process.BaseProcess] = []
+        ended = False
         try:  # a few chunks ahead of the one awaited, not all of them: memory flat in the items
             pending = deque(pool.submit(_each, work, chunk) for chunk in islice(chunks, AHEAD * jobs))
+            workers = [child for child in multiprocessing.active_children() if child not in others]
             while pending:
                 done = pending.popleft().result()
                 pending.extend(pool.submit(_each, work, chunk) for chunk in islice(chunks, 1))
                 yield from done
-        finally:  # on Ctrl-C, the work not started is dropped rather than waited for
+            ended = True
+        finally:
+            if not ended:  # Ctrl-C, an error, or the caller stopped: the work under way is not waited for
+                for worker in workers:
+                    worker.terminate()
             pool.shutdown(cancel_futures=True)
 
     def reduce(self, reduce: Callable[..., R], results: list[Any], *args: Any) -> R:
@@ -97,13 +108,15 @@ def _each(work: Callable[[T], R], items: Sequence[T]) -> list[R]:
 
 
 def _worker_start() -> None:
-    """A worker leaves Ctrl-C to the parent process, and ends when the parent is gone.
+    """A worker leaves Ctrl-C to the parent process, ends at once when the parent terminates it
+    (the bot programs it started end with it: ``PR_SET_PDEATHSIG``), and ends when the parent is gone.
 
     A parent killed by a signal (SIGPIPE, when its output pipe is closed) cannot stop
     its workers, and they would wait for work forever: each one watches its parent (the
     process that started it, whatever the start method).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's ``terminate`` ends it at once, whatever it inherited
     parent = os.getppid()
 
     def watch() -> None:
@@ -183,10 +196,11 @@ class Cluster:
         with suppress(Exception):  # a scheduler already gone: nothing left to close
             self.client.close(timeout=self.timeout)  # type: ignore[no-untyped-call, unused-ignore]
 
-    def map(self, work: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
+    def map(self, work: Callable[[T], R], items: Sequence[T], per_task: int | None = None) -> Iterator[R]:
         """``work`` of each item on the cluster's workers, in order; relative paths are read
         from this process's folder, and named as given."""
-        batches = [list(items[i : i + BATCH]) for i in range(0, len(items), BATCH)]
+        size = per_task or BATCH
+        batches = [list(items[i : i + size]) for i in range(0, len(items), size)]
         folder = os.getcwd()
         self._batches = self.client.map(_run_batch, [work] * len(batches), batches, [folder] * len(batches), pure=False)
         for future in self._batches:
@@ -195,6 +209,11 @@ class Cluster:
     def reduce(self, reduce: Callable[..., R], results: list[Any], *args: Any) -> R:
         """``reduce(results, *args)`` run on the cluster, on the workers' own copy of ``results``."""
         return self._result(self.client.submit(_reduce_batches, reduce, self._batches, *args, pure=False))  # type: ignore[no-any-return]
+
+    def everywhere(self, work: Callable[[], object]) -> None:
+        """``work()`` in every worker process of the cluster, if it can still be reached."""
+        with suppress(Exception):  # a cluster already gone took what ``work`` would end with it
+            self.client.run(work)  # type: ignore[no-untyped-call, unused-ignore]
 
     def _result(self, future: Future[Any]) -> Any:
         """The result of ``future``; ``ClusterError`` when the cluster, not the work, failed."""
