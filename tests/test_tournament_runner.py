@@ -59,8 +59,8 @@ def test_candidate_plays_each_deal_with_the_candidate_in_every_seat_then_the_con
     assert seats[:4] == [["new", "old", "old"], ["old", "new", "old"], ["old", "old", "new"], ["old", "old", "old"]]
     assert [job.meta["tournament"]["role"] for job in jobs[:4]] == ["candidate"] * 3 + ["control"]
     assert [job.meta["tournament"]["rotation"] for job in jobs[:4]] == [1, 2, 3, None]
-    assert {job.deck == jobs[0].deck for job in jobs[:4]} == {True} and jobs[4].deck != jobs[0].deck
-    assert jobs[0].deck == simulate(3, 1)[0].deck  # the deal of seed 1 is simulate --seed 1's deck
+    assert {job.cards == jobs[0].cards for job in jobs[:4]} == {True} and jobs[4].cards != jobs[0].cards
+    assert jobs[0].cards == simulate(3, 1)[0].deck  # the deal of seed 1 is simulate --seed 1's deck
 
 
 def test_random_seats_are_drawn_from_the_deal() -> None:

@@ -90,32 +90,32 @@ def parse_bot(text: str) -> Bot:
 
 
 class Deal(msgspec.Struct, frozen=True):
-    """A deal: its ``number`` in the tournament (1 is the first), its deck, and where the deck
-    came from: a ``seed`` (the deck ``bkref simulate --seed`` deals), or the log ``source``."""
+    """A deal: its ``number`` in the tournament (1 is the first), and where its deck comes from:
+    a ``seed`` (the deck ``bkref simulate --seed`` deals, shuffled when the game is played, so
+    that a run of many deals holds none of them), or the log ``source`` and its ``deck``."""
 
     number: int
-    deck: list[str]
+    deck: list[str] | None = None
     seed: int | None = None
     source: str | None = None
 
     @property
     def key(self) -> str:
         """What names the deal in the seats' random streams (``bkref.bots.simulate.deal_key``)."""
-        return deal_key(self.seed, self.deck)
+        return deal_key(self.seed, self.deck or [])
 
 
 def seed_deals(first: int, count: int) -> list[Deal]:
     """The deals of the seeds ``first`` to ``first + count - 1``."""
-    return [
-        Deal(n, shuffled_deck(random.Random(seed)), seed=seed) for n, seed in enumerate(range(first, first + count), 1)
-    ]
+    return [Deal(n, seed=seed) for n, seed in enumerate(range(first, first + count), 1)]
 
 
 class Job(msgspec.Struct, frozen=True):
     """One game to play: the ``name`` of its file, its ``players`` and ``policies`` (one for
-    every seat, or one per seat), its deck and the game event's ``meta``. ``deal`` is the
-    deal's key (``Deal.key``): each seat on its own stream; None for a game of ``bkref
-    simulate``, played from ``seed`` alone as ``simulate(players, seed, policies)`` plays it."""
+    every seat, or one per seat), its deck (None: the deck of ``seed``, ``cards``) and the game
+    event's ``meta``. ``deal`` is the deal's key (``Deal.key``): each seat on its own stream;
+    None for a game of ``bkref simulate``, played from ``seed`` alone as ``simulate(players,
+    seed, policies)`` plays it."""
 
     name: str
     players: int
@@ -124,6 +124,14 @@ class Job(msgspec.Struct, frozen=True):
     deck: list[str] | None = None
     seed: int | None = None
     deal: str | None = None
+
+    @property
+    def cards(self) -> list[str]:
+        """The deck the game deals."""
+        if self.deck is not None:
+            return self.deck
+        assert self.seed is not None
+        return shuffled_deck(random.Random(self.seed))
 
     @property
     def seats(self) -> dict[str, str]:
@@ -296,8 +304,7 @@ def _played(job: Job, bots: BotOptions | None, seats: dict[str, ProgramSeat] | N
     if job.deal is None:
         assert job.seed is not None
         return simulate(job.players, job.seed, job.policies, bots=bots, seats=seats)
-    assert job.deck is not None
-    return play(job.seats, job.deck, job.meta, job.deal, bots=bots, seats=seats)
+    return play(job.seats, job.cards, job.meta, job.deal, bots=bots, seats=seats)
 
 
 def run(jobs: Sequence[Job], runner: Runner, bots: BotOptions | None = None) -> Generator[tuple[Job, str]]:

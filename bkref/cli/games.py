@@ -84,7 +84,7 @@ def kept(path: Path, job: Job) -> str | None:
         return "its game event cannot be read"
     if not isinstance(game, Game) or {k: v for k, v in (game.meta or {}).items() if k != "bots"} != job.meta:
         return "it is another game"
-    if game.players != list(job.seats) or (job.deck is not None and game.deck != job.deck):
+    if game.players != list(job.seats) or (job.deal is not None and game.deck != job.cards):
         return "it is another game (its seats or its deck)"
     report = check(path)
     if report.status != EXIT_LEGAL or report.state is None or report.state.final is None:

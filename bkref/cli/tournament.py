@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections import defaultdict
 from enum import StrEnum
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -123,7 +121,15 @@ def tournament(
     from bkref.cli.app import on_runner
     from bkref.cli.games import make_folder, refuse_existing, write_games
     from bkref.io.diagnostics import printable
-    from bkref.io.tournament import TOURNAMENT_FILE, Manifest, aggregate, confident, difference, tournament_record
+    from bkref.io.tournament import (
+        TOURNAMENT_FILE,
+        Leader,
+        Manifest,
+        aggregate,
+        confident,
+        difference,
+        tournament_record,
+    )
     from bkref.views.progress import progress
     from bkref.views.tournamentview import write_report
 
@@ -162,12 +168,13 @@ def tournament(
         per_deal = len(planned) // len(dealt)
         options = BotOptions(ms=move_time, max_faults=max_faults, logs=bot_logs)
         records: list[TournamentRecord] = []
+        leader = Leader()
         ended: Ended = "deals"
         with on_runner(jobs, dask, dask_timeout) as run, progress(len(planned), "tournament", noted=True) as advance:
             games = write_games(planned, folder, run, options, mode)
             for job, _ in games:
                 records.append(tournament_record(folder / job.name))
-                advance(leader(records))
+                advance(leader.after(records[-1]))
                 if until_confident and len(records) % per_deal == 0 and confident(difference(records)):
                     ended = "until-confident"
                     games.close()
@@ -249,18 +256,3 @@ def write_manifest(path: Path, manifest: Manifest) -> None:
         write_atomically(path, msgspec.json.format(msgspec.json.encode(manifest), indent=2) + b"\n")
     except OSError as error:
         raise fail(f"cannot write {path}: {error.strerror or error}") from None
-
-
-def leader(records: list[TournamentRecord]) -> str:
-    """The progress bar's note: the bot with the highest win share so far, and that share."""
-    wins: dict[str, Fraction] = defaultdict(Fraction)
-    seats: dict[str, int] = defaultdict(int)
-    for record in records:
-        winners = sum(seat.won for seat in record.seats)
-        for seat in record.seats:
-            seats[seat.bot] += 1
-            wins[seat.bot] += Fraction(seat.won, winners or 1)
-    if not seats:
-        return ""
-    best = max(seats, key=lambda b: (wins[b] / seats[b], b))
-    return f"leader {best} ({float(wins[best] / seats[best]):.0%} won)"

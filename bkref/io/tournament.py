@@ -40,6 +40,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
+from sys import intern
 from typing import TYPE_CHECKING, Final, Literal
 
 import msgspec
@@ -241,9 +242,10 @@ def tournament_record_of(report: Report, game: GameRecord) -> TournamentRecord:
         return TournamentRecord(
             game.file, game.status, game.problems, game.first_problem, None, None, None, None, None, None, []
         )
-    bots = [
-        BotSeat(s.player, seats.bots[s.player], seats.policies[seats.bots[s.player]], s.total, s.player in game.winners)
+    bots = [  # the names interned: a run's records hold each once, however many games
+        BotSeat(intern(s.player), intern(b), intern(seats.policies[b]), s.total, s.player in game.winners)
         for s in game.seats
+        for b in [seats.bots[s.player]]
     ]
     return TournamentRecord(
         game.file,
@@ -311,6 +313,32 @@ def _by_bot(
 
 def _by_player(pairs: list[tuple[GameRecord, TournamentRecord]], include_illegal: bool) -> Standings:
     return aggregate_by_player([g for g, _ in pairs], include_illegal)
+
+
+class Leader:
+    """The bot with the highest win share so far, as the games come (the progress bar's note),
+    kept as a running tally: each game costs the same however many came before.
+
+    >>> leader = Leader()
+    >>> leader.after(TournamentRecord("g.jsonl", "legal", 0, None, "rotate", 1, 1, "rotation", 0, None,
+    ...     [BotSeat("ann", "new", "greedy", 130, True), BotSeat("bob", "old", "random", 130, True)]))
+    'leader old (50% won)'
+    """
+
+    def __init__(self) -> None:
+        self.wins: dict[str, Fraction] = defaultdict(Fraction)
+        self.seats: dict[str, int] = defaultdict(int)
+
+    def after(self, record: TournamentRecord) -> str:
+        """The note once ``record``'s game is counted too ("" before any bot has a seat)."""
+        winners = sum(seat.won for seat in record.seats)
+        for seat in record.seats:
+            self.seats[seat.bot] += 1
+            self.wins[seat.bot] += Fraction(seat.won, winners or 1)
+        if not self.seats:
+            return ""
+        best = max(self.seats, key=lambda b: (self.wins[b] / self.seats[b], b))
+        return f"leader {best} ({float(self.wins[best] / self.seats[best]):.0%} won)"
 
 
 class Manifest(msgspec.Struct, frozen=True):
