@@ -396,3 +396,38 @@ def test_ctrl_c_stops_bot_programs_in_every_process_and_resume_finishes(tmp_path
     assert bots_running(slow) == []
     subprocess.run([*BKREF_COMMAND, *args, "-o", str(folder), "--resume"], capture_output=True, check=True)
     assert without_times(folder) == without_times(tmp_path / "whole")
+
+
+HAND_BOT = (  # the random example bot, writing on its standard error each game's first hand
+    "import json, runpy, sys\n"
+    "real = sys.stdin\n"
+    "class In:\n"
+    "    def __iter__(self):\n"
+    "        for line in real:\n"
+    "            message = json.loads(line)\n"
+    "            if message['type'] == 'hand' and message['round'] == message['turn'] == 1:\n"
+    "                print('first hand', sorted(message['cards']), file=sys.stderr, flush=True)\n"
+    "            yield line\n"
+    "sys.stdin = In()\n"
+    "sys.argv = sys.argv[1:]\n"
+    "runpy.run_path(sys.argv[0], run_name='__main__')\n"
+)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_no_bot_process_is_given_a_deal_it_has_played(tmp_path: Path, players: int) -> None:
+    """On the candidate schedule a baseline sits in candidate games and in the control game of
+    the same deal: each of its processes is given a deal once (bkbot/1), however many games
+    of it the schedule plays, and the games are those of bots that remember nothing."""
+    example = Path(__file__).parent.parent / "examples" / "bots" / "random_bot.py"
+    (tmp_path / "hand_bot.py").write_text(HAND_BOT)
+    base = f"base=cmd:{sys.executable} {tmp_path / 'hand_bot.py'} {example}"
+    logs = tmp_path / "logs"
+    args = ["tournament", "--players", str(players), "--bot", "c=greedy", "--bot", base, "--schedule", "candidate"]
+    args += ["--candidate", "c", "--deals", "3", "-o", str(tmp_path / "t"), "--bot-logs", str(logs)]
+    made = subprocess.run([*BKREF_COMMAND, *args], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    seen = [[line for line in p.read_text().splitlines() if line.startswith("first hand")] for p in logs.iterdir()]
+    assert sum(map(len, seen)) == 3 * (players * (players - 1) + players)  # every baseline seat of every game
+    assert all(len(hands) == len(set(hands)) for hands in seen)  # no process was dealt a hand twice
+    assert len(seen) == players * players  # each seat: a process for each game of a deal it sits in

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
-from bkref.game.events import Build, End, Event, Harvest, Pick, PlayerId, Rulings
+from bkref.game.events import Build, End, Harvest, Pick, PlayerId, Rulings
 from bkref.game.seen import SeenEvent, SeenView
 
 PROTOCOL = "bkbot/1"
@@ -94,12 +94,12 @@ class Fault(_Message, tag="fault"):
 
 
 class Over(_Message, tag="over"):
-    """The game is over: its scores, winners and whole log (no ``meta``); ``aborted`` when
-    the run stopped before the game's end."""
+    """The game is over: its scores and winners; ``aborted`` when the run stopped before the
+    game's end. Nothing hidden: no log, deck or other hand (a deal may be played again in
+    the same run); what the seat saw came as it was played."""
 
     scores: dict[PlayerId, int]
     winners: list[PlayerId]
-    log: list[Event]
     aborted: bool = False
 
 

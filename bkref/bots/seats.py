@@ -76,6 +76,8 @@ class ProgramSeat:
         self.options = options
         self.program = Program(command_of(spec))
         self.games = 0
+        self.deals: set[str] = set()
+        """The deals its process has played (``bkref.bots.tournament.Seats`` gives none twice)."""
         self.closed = False
         self.game_file: str | None = None
         """The file of the game being played, when a run writes it: it names the game's standard error file."""
@@ -117,11 +119,10 @@ class ProgramSeat:
     def reveal(self, state: State) -> None:
         self._send(Reveal({p: list(state.parchments[p]) for p in state.players}))
 
-    def over(self, state: State, events: Sequence[Event], aborted: bool = False) -> None:
+    def over(self, state: State, aborted: bool = False) -> None:
         final = state.final
         scores = {} if final is None else {p: final.players[p].total for p in state.players}
-        log = [msgspec.structs.replace(e, meta=None) if isinstance(e, Game) else e for e in events]
-        self.program.send(Over(scores, [] if final is None else list(final.winners), log, aborted))
+        self.program.send(Over(scores, [] if final is None else list(final.winners), aborted))
         self.program.drain()
 
     def close(self) -> None:

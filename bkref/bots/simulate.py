@@ -354,10 +354,10 @@ class _Game:
             self._play()
         except BaseException:
             for seat in self.programs.values():
-                seat.over(self.state, self.events, aborted=True)
+                seat.over(self.state, aborted=True)
             raise
         for seat in self.programs.values():
-            seat.over(self.state, self.events)
+            seat.over(self.state)
         if self.programs:
             meta["bots"] = {p: seat.record() for p, seat in self.programs.items()}
             self.events[0] = msgspec.structs.replace(game, meta=meta)

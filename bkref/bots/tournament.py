@@ -331,12 +331,15 @@ def run(jobs: Sequence[Job], runner: Runner, bots: BotOptions | None = None) -> 
 
 class Seats:
     """The program seats of the games played in one process (or one thread of a cluster's
-    worker): one for each seat, bot and command, its process started for the first game that
-    needs it and reused for the next ones; ``close`` stops them all."""
+    worker): for each seat, bot and command, a process started for the first game that needs
+    it and reused for the next ones, but never for a deal it has played, as bkbot/1 promises:
+    where a schedule plays a deal again with the same bot in the same seat (``candidate``),
+    another process plays it (each kept for the next deals: none is started again);
+    ``close`` stops them all."""
 
     def __init__(self, options: BotOptions) -> None:
         self.options = options
-        self.held: dict[tuple[str, str, str], ProgramSeat] = {}
+        self.held: dict[tuple[str, str, str], list[ProgramSeat]] = {}
 
     def __enter__(self) -> Seats:
         return self
@@ -350,11 +353,15 @@ class Seats:
         names = job.meta.get("tournament", {}).get("bots", {})
         for player, spec in job.seats.items():
             if is_program(spec):
-                key = (player, names.get(player, ""), spec)
-                if key not in self.held:
-                    self.held[key] = ProgramSeat(spec, player, self.options, key[1])
-                seats[player] = self.held[key]
-                seats[player].game_file = job.name
+                held = self.held.setdefault((player, names.get(player, ""), spec), [])
+                seat = next((s for s in held if job.deal is None or job.deal not in s.deals), None)
+                if seat is None:  # each one has seen this deal's hands: one more process plays it
+                    seat = ProgramSeat(spec, player, self.options, names.get(player, ""))
+                    held.append(seat)
+                if job.deal is not None:
+                    seat.deals.add(job.deal)
+                seat.game_file = job.name
+                seats[player] = seat
         return seats
 
     def log(self, job: Job) -> str:
@@ -362,7 +369,7 @@ class Seats:
         return to_jsonl(_played(job, self.options, self.of(job)))
 
     def close(self) -> None:
-        for seat in self.held.values():
+        for seat in (seat for held in self.held.values() for seat in held):
             with contextlib.suppress(Exception):  # one that will not stop must not keep the others running
                 seat.close()
         self.held.clear()
