@@ -86,3 +86,22 @@ def test_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
     while processes_naming(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert processes_naming(marker) == []
+
+
+def test_a_run_stopped_early_does_not_end_bkref_by_sigpipe() -> None:
+    """With SIGPIPE's default disposition, as bkref's ``main`` sets it: a run stopped early
+    (Ctrl-C, an error, the caller) terminates its workers while the pool still writes them
+    their stop signals. That write fails quietly; it used to end the process with status 141
+    (every one of 20 stops here), Ctrl-C's 130 among them."""
+    program = (
+        "import signal, time\n"
+        "signal.signal(signal.SIGPIPE, signal.SIG_DFL)\n"
+        "from bkref.io.batch import Local\n"
+        "for _ in range(20):\n"
+        "    results = Local(2).map(time.sleep, [0.05] * 40, per_task=1)\n"
+        "    next(results)\n"
+        "    results.close()\n"
+        "print('stopped 20 runs')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=False)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "stopped 20 runs\n", "")

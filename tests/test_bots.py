@@ -7,6 +7,7 @@ Run ``python -m tests.test_bots`` to rewrite ``schemas/bkbot-1.schema.json``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -23,6 +24,7 @@ from bkref.bots import program as programs
 from bkref.bots.engine import Engine
 from bkref.bots.program import BotFault
 from bkref.bots.protocol import protocol_schema
+from bkref.bots.sealing import Seal
 from bkref.bots.seats import BotOptions
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.bots.tournament import run, simulate_jobs
@@ -33,9 +35,12 @@ from bkref.io.referee import check
 from tests.conftest import BKREF_COMMAND, ROOT
 
 SCHEMA_FILE = ROOT / "schemas" / "bkbot-1.schema.json"
-FAST = BotOptions(ms=200, max_faults=3)
+TRUSTED = Seal(sealed=False)
+"""The test's own bots, which note what they are sent in the test's folder: unsealed, as an
+organiser runs trusted bots (sealed, a bot writes nowhere: ``test_each_fault_kind_sealed``)."""
+FAST = BotOptions(ms=200, max_faults=3, seal=TRUSTED)
 """For the bots that are to fault by their time: a timeout costs 0.25 s."""
-SAFE = BotOptions(ms=5000)
+SAFE = BotOptions(ms=5000, seal=TRUSTED)
 """For the bots that are not to fault: even on a loaded machine they answer in time (no flaky timeouts)."""
 
 # A bot: answers hello, then each decision with the index ``choose(message, count)`` gives
@@ -68,6 +73,16 @@ def bot(folder: Path, body: str, name: str = "bot.py", log: Path | None = None) 
     path = folder / name
     path.write_text(BOT.format(body=body, log=str(log) if log else ""))
     return f"cmd:{sys.executable} {path}"
+
+
+def bot_running(folder: Path) -> bool:
+    """Whether the bot of ``folder`` is running itself: a process whose script is there (not
+    bkref, which names it in an option, nor bwrap, which starts it, sealed)."""
+    for pid in processes_in(folder):
+        with contextlib.suppress(OSError):
+            if b"".join(Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[1:2]).startswith(str(folder).encode()):
+                return True
+    return False
 
 
 def processes_in(folder: Path) -> list[int]:
@@ -110,22 +125,22 @@ def test_a_program_and_the_same_logic_as_a_python_policy_give_the_same_game(fold
     assert legal(folder, program)
 
 
-@pytest.mark.parametrize(
-    ("body", "kind"),
-    [
-        ("def choose(m, count):\n    out('not json'); return None\n", "garbage"),
-        ("def choose(m, count):\n    return None if count > 1 else 0\n", "timeout"),
-        ("def choose(m, count):\n    out({'type': 'move', 'id': m['id'] + 100, 'index': 0}); return None\n", "id"),
-        ("def choose(m, count):\n    return len(m['moves'])\n", "index"),
-        ("def choose(m, count):\n    out({'type': 'hello', 'protocol': 'p', 'name': 'x', 'version': ''})\n", "output"),
-        ("def choose(m, count):\n    sys.exit(0)\n", "exit"),
-        ("def choose(m, count):\n    out('x' * (1 << 20) + 'x'); return 0\n", "garbage"),
-        (
-            "def choose(m, count):\n    out({'type': 'move', 'id': m['id'], 'index': 0, 'info': 'x' * 17000})\n",
-            "garbage",
-        ),
-    ],
-)
+FAULTS = [  # a bot's body, and the fault it makes
+    ("def choose(m, count):\n    out('not json'); return None\n", "garbage"),
+    ("def choose(m, count):\n    return None if count > 1 else 0\n", "timeout"),
+    ("def choose(m, count):\n    out({'type': 'move', 'id': m['id'] + 100, 'index': 0}); return None\n", "id"),
+    ("def choose(m, count):\n    return len(m['moves'])\n", "index"),
+    ("def choose(m, count):\n    out({'type': 'hello', 'protocol': 'p', 'name': 'x', 'version': ''})\n", "output"),
+    ("def choose(m, count):\n    sys.exit(0)\n", "exit"),
+    ("def choose(m, count):\n    out('x' * (1 << 20) + 'x'); return 0\n", "garbage"),
+    (
+        "def choose(m, count):\n    out({'type': 'move', 'id': m['id'], 'index': 0, 'info': 'x' * 17000})\n",
+        "garbage",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "kind"), FAULTS)
 def test_each_fault_kind_is_recorded_and_the_fallback_plays_the_game_out(folder: Path, body: str, kind: str) -> None:
     log = folder / "received.jsonl"
     events = simulate(3, 2, [bot(folder, body, log=log), "random", "random"], bots=FAST if kind == "timeout" else SAFE)
@@ -137,6 +152,15 @@ def test_each_fault_kind_is_recorded_and_the_fallback_plays_the_game_out(folder:
     told = [m for m in received if m["type"] == "fault"]
     assert all(validator.is_valid(m) for m in received)
     assert [m["kind"] for m in told] == faults(events)[: len(told)] and (told or kind == "exit")
+
+
+@pytest.mark.parametrize(("body", "kind"), FAULTS)
+def test_each_fault_kind_sealed(folder: Path, body: str, kind: str) -> None:
+    """The faults of bkbot/1 are the same for a sealed bot: each recorded, the game played out."""
+    options = BotOptions(ms=200) if kind == "timeout" else BotOptions(ms=5000)
+    events = simulate(3, 2, [bot(folder, body), "random", "random"], bots=options)
+    assert faults(events)[:1] == [kind]
+    assert legal(folder, events)
 
 
 def test_a_late_reply_is_dropped_by_its_id_and_the_next_one_counts(folder: Path) -> None:
@@ -244,7 +268,7 @@ def test_picks_are_asked_of_every_program_at_once(folder: Path) -> None:
         bot(folder, f"FOLDER, ME, OTHER = {str(folder)!r}, {me!r}, {other!r}\n" + body, f"{me}.py")
         for me, other in (("a", "b"), ("b", "a"))
     ]
-    events = simulate(2, 1, specs, bots=BotOptions(ms=2000))
+    events = simulate(2, 1, specs, bots=BotOptions(ms=2000, seal=TRUSTED))  # they meet in the test's folder
     assert faults(events, "ann") == faults(events, "bob") == []
 
 
@@ -304,9 +328,9 @@ def test_the_command_line_deck_and_bot_options(bkref, folder: Path) -> None:
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
 def test_no_bot_process_outlives_bkref_stopped_by_a_signal(folder: Path, signum: int) -> None:
     """SIGTERM and Ctrl-C go through every ``finally``; SIGKILL (a crash) leaves the kernel to
-    end the bot (PR_SET_PDEATHSIG). The fixture checks that no process of the test is left."""
-    started = folder / "started"
-    body = f"open({str(started)!r}, 'w').close()\nimport time\ndef choose(m, count):\n    time.sleep(600)\n"
+    end the bot (PR_SET_PDEATHSIG, and bwrap's --die-with-parent for a sealed bot). The
+    fixture checks that no process of the test is left."""
+    body = "import time\ndef choose(m, count):\n    time.sleep(600)\n"
     args = ["simulate", "--players", "2", "--seed", "1", "--policy", bot(folder, body), "--policy", "greedy"]
     run = subprocess.Popen(
         [*BKREF_COMMAND, *args],
@@ -314,10 +338,10 @@ def test_no_bot_process_outlives_bkref_stopped_by_a_signal(folder: Path, signum:
         stderr=subprocess.PIPE,
     )
     for _ in range(600):
-        if started.exists() and processes_in(folder):
+        if bot_running(folder):
             break
         time.sleep(0.05)
-    assert processes_in(folder)
+    assert bot_running(folder)
     run.send_signal(signum)
     status = run.wait(timeout=30)
     assert status == {signal.SIGTERM: 128 + signal.SIGTERM, signal.SIGKILL: -signal.SIGKILL}.get(signum, status)

@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import ctypes
 import math
 import os
 import select
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,6 +43,7 @@ from bkref.bots.protocol import (
     decode_reply,
     encode,
 )
+from bkref.bots.sealing import Seal
 
 HELLO_SECONDS: Final = 10.0
 QUIT_SECONDS: Final = 2.0
@@ -76,21 +75,15 @@ class BotFault(Exception):
         self.kind = kind
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child
-    """In the child, before the bot runs: its own process group, and killed when bkref dies (Linux)."""
-    os.setsid()
-    if sys.platform == "linux":
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
 class Program:
     """One bot process (see the module). ``faults`` collects the faults found outside a
     decision (extra output), as (kind, id of the last decision)."""
 
-    def __init__(self, command: Sequence[str], stderr: Path | None = None) -> None:
+    def __init__(self, command: Sequence[str], stderr: Path | None = None, seal: Seal | None = None) -> None:
         self.command = list(command)
         self.stderr = stderr
+        self.seal = seal or Seal()
+        """How it runs: sealed where the machine allows it, and within its limits (``bkref.bots.sealing``)."""
         self.process: subprocess.Popen[bytes] | None = None
         self.name = self.version = ""
         self.next_id = 0
@@ -122,11 +115,11 @@ class Program:
             err = self.stderr.open("ab")
         try:
             self.process = subprocess.Popen(
-                self.command,
+                self.seal.command(self.command),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=err,
-                preexec_fn=_die_with_parent,
+                preexec_fn=self.seal.preexec(),
                 close_fds=True,
             )
         except OSError as error:

@@ -28,6 +28,7 @@ import msgspec
 from bkref.bots.policies import Choice, random_policy
 from bkref.bots.program import Answer, BotFault, Program, ask_all, fault, new_decide
 from bkref.bots.protocol import Decide, GameStart, Hand, Over, Reveal, Seen, ToBot
+from bkref.bots.sealing import Seal
 from bkref.game import moves
 from bkref.game.engine import State
 from bkref.game.events import End, Event, Game
@@ -38,12 +39,13 @@ FALLBACK = "random"
 
 
 class BotOptions(msgspec.Struct, frozen=True):
-    """How program seats are run: ``ms`` per decision, ``max_faults`` per game, and the
-    folder for their standard error (``logs``; None discards it)."""
+    """How program seats are run: ``ms`` per decision, ``max_faults`` per game, the folder for
+    their standard error (``logs``; None discards it), and how they are sealed (``seal``)."""
 
     ms: int = 5000
     max_faults: int = 3
     logs: str | None = None
+    seal: Seal = Seal()
 
 
 def is_program(spec: str) -> bool:
@@ -74,7 +76,7 @@ class ProgramSeat:
         self.label = label
         """What names the seat's bot in its standard error's file (a tournament's bot name), if anything."""
         self.options = options
-        self.program = Program(command_of(spec))
+        self.program = Program(command_of(spec), seal=options.seal)
         self.games = 0
         self.deals: set[str] = set()
         """The deals its process has played (``bkref.bots.tournament.Seats`` gives none twice)."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
+    from bkref.bots.seats import BotOptions
     from bkref.io.batch import Runner
 
 app = typer.Typer(
@@ -155,6 +156,58 @@ BotLogsOption = Annotated[
         help="Keep each bot program's standard error: a file per seat, bot and process (see the README).",
     ),
 ]
+
+UnsealedOption = Annotated[
+    bool,
+    typer.Option(
+        "--unsealed",
+        help="Run bot programs unsealed: they see the machine as bkref does (trusted bots only; see the README).",
+    ),
+]
+
+BotNetworkOption = Annotated[
+    bool, typer.Option("--bot-network", help="Let sealed bot programs reach the network (they have none otherwise).")
+]
+
+BotLimitOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--bot-limit",
+        metavar="KIND=N",
+        help="A limit of each bot program: memory=MiB (4096), processes=N (64), file=MiB (64), cpu=SECONDS "
+        "(3600); repeat for several.",
+        show_default=False,
+    ),
+]
+
+
+def bot_options(
+    ms: int,
+    max_faults: int,
+    logs: str | None,
+    seal: tuple[bool, bool, list[str] | None],
+    hidden: list[str],
+    programs: bool,
+) -> BotOptions:
+    """The bot programs' options of ``simulate`` and ``tournament``: ``seal`` is ``--unsealed``,
+    ``--bot-network`` and ``--bot-limit``; ``hidden``, the paths no bot may see (the run's
+    output, its logs, its decks). With bot ``programs`` that cannot be sealed here, one
+    warning line says so (bkref runs them unsealed); ``fail`` on a limit it cannot read."""
+    from bkref.bots.sealing import Limits, Seal, parse_limit, unsealed_why
+    from bkref.bots.seats import BotOptions
+
+    unsealed, network, limits = seal
+    within = Limits()
+    for text in limits or []:
+        try:
+            within = parse_limit(within, text)
+        except ValueError as error:
+            raise fail(f"--bot-limit must be {error}, not {text!r}") from None
+    if programs and not unsealed and (why := unsealed_why()) is not None:
+        print(f"bkref: warning: bot programs run unsealed: {why}; --unsealed runs trusted bots so", file=sys.stderr)
+    paths = tuple(os.path.abspath(path) for path in [*hidden, *([logs] if logs else [])])
+    return BotOptions(ms, max_faults, logs, Seal(not unsealed, network, paths, within))
+
 
 DebugOption = Annotated[
     bool, typer.Option("--debug", help="When a policy raises, print its traceback before the error line.")

@@ -9,7 +9,19 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bkref.cli.app import BotLogsOption, DebugOption, MaxFaultsOption, MoveTimeOption, app, fail, write_output
+from bkref.cli.app import (
+    BotLimitOption,
+    BotLogsOption,
+    BotNetworkOption,
+    DebugOption,
+    MaxFaultsOption,
+    MoveTimeOption,
+    UnsealedOption,
+    app,
+    bot_options,
+    fail,
+    write_output,
+)
 from bkref.io.diagnostics import printable
 
 if TYPE_CHECKING:
@@ -61,6 +73,9 @@ def simulate(
     move_time: MoveTimeOption = 5000,
     max_faults: MaxFaultsOption = 3,
     bot_logs: BotLogsOption = None,
+    unsealed: UnsealedOption = False,
+    bot_network: BotNetworkOption = False,
+    bot_limit: BotLimitOption = None,
     deck: Annotated[
         str | None,
         typer.Option("--deck", metavar="LOG", help="Deal the deck of LOG's game event instead of a shuffled one."),
@@ -87,7 +102,7 @@ def simulate(
     --policy 'cmd:COMMAND ARGS...', speaking bkbot/1 (BOT-PROTOCOL.md).
     """
     from bkref.bots.errors import OptionError, PolicyError
-    from bkref.bots.seats import BotOptions
+    from bkref.bots.seats import is_program
     from bkref.bots.simulate import simulate, to_jsonl
 
     specs = policy or ["random"]
@@ -98,7 +113,9 @@ def simulate(
             from bkref.cli.games import make_folder
 
             make_folder(Path(bot_logs))
-        bots = BotOptions(ms=move_time, max_faults=max_faults, logs=bot_logs)
+        hidden = [output] if games is not None else []  # a run's games; one game's file is written at its end
+        seal = (unsealed, bot_network, bot_limit)
+        bots = bot_options(move_time, max_faults, bot_logs, seal, hidden, any(map(is_program, specs)))
         if games is None:
             if jobs > 1:
                 raise fail("-j is for --games: one game is played in one process")

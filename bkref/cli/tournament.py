@@ -10,13 +10,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from bkref.cli.app import (
+    BotLimitOption,
     BotLogsOption,
+    BotNetworkOption,
     DaskOption,
     DaskTimeoutOption,
     DebugOption,
     MaxFaultsOption,
     MoveTimeOption,
+    UnsealedOption,
     app,
+    bot_options,
     fail,
 )
 from bkref.cli.simulate import deck_of, existing, stop_bots_on_sigterm, worded
@@ -97,6 +101,9 @@ def tournament(
     move_time: MoveTimeOption = 5000,
     max_faults: MaxFaultsOption = 3,
     bot_logs: BotLogsOption = None,
+    unsealed: UnsealedOption = False,
+    bot_network: BotNetworkOption = False,
+    bot_limit: BotLimitOption = None,
     output_format: Annotated[
         StandingsFormat,
         typer.Option("--format", metavar="FORMAT", help="The standings: text for people; csv or json for machines."),
@@ -115,7 +122,7 @@ def tournament(
     import msgspec
 
     from bkref.bots.errors import OptionError, PolicyError
-    from bkref.bots.seats import BotOptions
+    from bkref.bots.seats import is_program
     from bkref.bots.tournament import check_policies, parse_bot, seed_deals
     from bkref.bots.tournament import schedule as schedule_of
     from bkref.cli.app import on_runner
@@ -166,7 +173,9 @@ def tournament(
             make_folder(Path(bot_logs))
         write_manifest(held, manifest)
         per_deal = len(planned) // len(dealt)
-        options = BotOptions(ms=move_time, max_faults=max_faults, logs=bot_logs)
+        hidden = [output, *(deck or [])]  # its games, and the logs its decks come from
+        programs = any(is_program(b.policy) for b in bots)
+        options = bot_options(move_time, max_faults, bot_logs, (unsealed, bot_network, bot_limit), hidden, programs)
         records: list[TournamentRecord] = []
         leader = Leader()
         ended: Ended = "deals"

@@ -85,7 +85,8 @@ class Local:
         workers: list[multiprocessing.process.BaseProcess] = []
         ended = False
         try:  # a few chunks ahead of the one awaited, not all of them: memory flat in the items
-            pending = deque(pool.submit(_each, work, chunk) for chunk in islice(chunks, AHEAD * jobs))
+            with _pipes_without_sigpipe():  # the pool's threads start in the first submits
+                pending = deque(pool.submit(_each, work, chunk) for chunk in islice(chunks, AHEAD * jobs))
             workers = [child for child in multiprocessing.active_children() if child not in others]
             while pending:
                 done = pending.popleft().result()
@@ -102,6 +103,27 @@ class Local:
         return reduce(results, *args)
 
 
+@contextmanager
+def _pipes_without_sigpipe() -> Iterator[None]:
+    """SIGPIPE blocked in this thread, and so in the threads it starts meanwhile (a pool's
+    manager and the feeder of its work queue, which write to the workers' pipes).
+
+    The default disposition that bkref's ``main`` restores (``bkref validate DIR | head -1``
+    ends as any tool does) would otherwise end bkref when a run stops early: the pool closes
+    its queue to the workers it has terminated while the feeder still writes the workers'
+    stop signals (status 141 for Ctrl-C's 130). A write there fails with EPIPE, which the pool
+    expects. The workers unblock it (``_worker_start``): the bots they start get the usual mask.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no SIGPIPE
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGPIPE})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _each(work: Callable[[T], R], items: Sequence[T]) -> list[R]:
     """``work`` of each of ``items``: one chunk's task in a worker process."""
     return [work(item) for item in items]
@@ -116,6 +138,8 @@ def _worker_start() -> None:
     process that started it, whatever the start method).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGPIPE})  # blocked where the pool started it
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's ``terminate`` ends it at once, whatever it inherited
     parent = os.getppid()
 

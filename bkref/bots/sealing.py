@@ -1,0 +1,207 @@
+"""A bot program sealed: what a stranger's program may see of the machine, and how much of it it may use.
+
+A bot is a stranger's program. Where the machine allows it (Linux, with bubblewrap's
+``bwrap`` installed and user namespaces allowed), ``Seal.command`` runs it:
+
+- in a process namespace of its own: it sees no other process (not bkref's command line,
+  which names the seeds of the deals), and every process it starts ends with it, whether
+  it called ``setsid`` or not (the namespace ends with its first process, which bwrap
+  ends with bkref: ``--die-with-parent``);
+- on the machine's file system read-only, so that its own files (its program, a model, a
+  book) are read where they lie (the folder of each file its command names is seen even
+  under ``/tmp``, which is otherwise its own); but with the folders the run writes (its games, the
+  bots' logs) and the logs it deals decks from (``--deck``) out of sight, each an empty
+  folder (or file) in its view; in a private, empty working folder (``/tmp/bot``, also
+  ``$HOME`` and ``$TMPDIR``) on a private ``/tmp`` of ``file_mb`` at most, gone with the
+  process: a bot keeps no notes from one process to the next;
+- with a clean environment (``PASSED``: ``PATH``, the locale and the time zone; ``HOME``
+  and ``TMPDIR`` its own folder), no network unless ``network`` (the organiser's
+  ``--bot-network``), and no capability even when bkref runs as root;
+- within limits (``Limits``: the address space of each process, the processes of its
+  user, the size of a file it writes, the CPU time of each process), set with
+  ``setrlimit`` before it starts. The kernel does not limit root's processes: a bkref run
+  as root limits memory, file size and CPU time, and relies on the namespace for the rest.
+
+Relative paths in the command that name files bkref sees (``cmd:python3 bots/mine.py``)
+are made absolute, since the bot starts in its own folder. Without bwrap (or where it
+cannot make the namespaces) the bot runs unsealed, with the limits still set: the
+command line warns (``unsealed_why``); ``sealed=False`` (``--unsealed``) runs trusted bots
+so on purpose.
+
+>>> Limits().memory_mb, Limits().processes, Limits().file_mb, Limits().cpu_seconds
+(4096, 64, 64, 3600)
+>>> parse_limit(Limits(), "memory=512").memory_mb
+512
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import functools
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from typing import Final
+
+import msgspec
+
+PASSED: Final = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
+"""The variables of bkref's environment a sealed bot is given (with ``HOME`` and ``TMPDIR``, its own folder)."""
+
+FOLDER: Final = "/tmp/bot"
+"""A sealed bot's working folder, ``$HOME`` and ``$TMPDIR``: empty at its start."""
+
+MIB: Final = 1 << 20
+
+
+class Limits(msgspec.Struct, frozen=True):
+    """What a bot program may use (``--bot-limit KIND=N``): ``memory_mb``, the address space
+    of each of its processes in MiB; ``processes``, how many processes its user may run
+    beyond those it runs already; ``file_mb``, the largest file it may write and the size of
+    its ``/tmp``, in MiB; ``cpu_seconds``, the CPU time of each process (a process past it
+    is ended, a fault of the seat, and started again at its next decision)."""
+
+    memory_mb: int = 4096
+    processes: int = 64
+    file_mb: int = 64
+    cpu_seconds: int = 3600
+
+
+LIMIT_NAMES: Final = {"memory": "memory_mb", "processes": "processes", "file": "file_mb", "cpu": "cpu_seconds"}
+"""The kinds of ``--bot-limit KIND=N`` and the field of ``Limits`` each sets."""
+
+
+def parse_limit(limits: Limits, text: str) -> Limits:
+    """``limits`` with the limit ``KIND=N`` of ``text`` set; ``ValueError`` naming what is wrong.
+
+    >>> parse_limit(Limits(), "disk=1")
+    Traceback (most recent call last):
+    ...
+    ValueError: KIND=N, KIND one of memory, processes, file or cpu
+    """
+    kind, _, value = text.partition("=")
+    if kind not in LIMIT_NAMES:
+        raise ValueError(f"KIND=N, KIND one of {', '.join(list(LIMIT_NAMES)[:-1])} or {list(LIMIT_NAMES)[-1]}")
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"{kind}=N, N a whole number from 1 up")
+    return msgspec.structs.replace(limits, **{LIMIT_NAMES[kind]: int(value)})
+
+
+class Seal(msgspec.Struct, frozen=True):
+    """How bot programs are run (see the module): ``sealed`` where the machine allows it,
+    with the ``network`` or not, the folders and files ``hidden`` from them, within ``limits``."""
+
+    sealed: bool = True
+    network: bool = False
+    hidden: tuple[str, ...] = ()
+    limits: Limits = Limits()
+
+    def command(self, command: Sequence[str]) -> list[str]:
+        """The command line that runs ``command`` as this seal says (itself, unsealed)."""
+        if not self.sealed or unsealed_why() is not None:
+            return list(command)
+        here = os.getcwd()
+        argv = [os.path.join(here, arg) if _names_a_file(arg, n == 0) else arg for n, arg in enumerate(command)]
+        env = [arg for name in PASSED if name in os.environ for arg in ("--setenv", name, os.environ[name])]
+        own: list[str] = []  # the folders of the files it names, seen where they lie (under /tmp too)
+        for folder in sorted({arg if os.path.isdir(arg) else os.path.dirname(arg) for arg in argv if _is_path(arg)}):
+            own += ["--ro-bind", folder, folder]
+        hide: list[str] = []
+        for path in sorted({os.path.abspath(p) for p in self.hidden}):
+            if os.path.isdir(path):
+                hide += ["--tmpfs", path]
+            elif os.path.exists(path):
+                hide += ["--ro-bind", "/dev/null", path]
+        return [
+            *_bwrap(self.network),
+            *("--size", str(self.limits.file_mb * MIB), "--tmpfs", "/tmp"),
+            *own,
+            *hide,
+            *("--dir", FOLDER, "--chdir", FOLDER),
+            *("--clearenv", *env, "--setenv", "HOME", FOLDER, "--setenv", "TMPDIR", FOLDER),
+            "--",
+            *argv,
+        ]
+
+    def preexec(self) -> Callable[[], None]:
+        """What the bot's process does before it runs: a process group of its own, killed when
+        bkref dies (Linux), within the limits."""
+        limits = self.limits
+        processes = _processes_of(os.getuid()) + limits.processes if os.getuid() != 0 else resource.RLIM_INFINITY
+
+        def start() -> None:  # pragma: no cover - runs in the child
+            os.setsid()
+            if sys.platform == "linux":
+                with contextlib.suppress(OSError, AttributeError):
+                    ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+            for kind, value in (
+                (resource.RLIMIT_AS, limits.memory_mb * MIB),
+                (resource.RLIMIT_FSIZE, limits.file_mb * MIB),
+                (resource.RLIMIT_CPU, limits.cpu_seconds),
+                (resource.RLIMIT_NPROC, processes),
+            ):
+                with contextlib.suppress(ValueError, OSError):  # never above a hard limit bkref was given
+                    hard = resource.getrlimit(kind)[1]
+                    resource.setrlimit(kind, (value if hard == resource.RLIM_INFINITY else min(value, hard), hard))
+
+        return start
+
+
+def _names_a_file(arg: str, program: bool) -> bool:
+    """Whether ``arg`` is a relative path to something bkref sees (made absolute for a sealed
+    bot); the ``program`` only when it has a folder (``node`` is looked up on the ``PATH``)."""
+    return not os.path.isabs(arg) and (os.sep in arg or not program) and os.path.exists(arg)
+
+
+def _is_path(arg: str) -> bool:
+    """Whether ``arg``, made absolute, names a file or folder outside the bot's own ``/tmp/bot``."""
+    return os.path.isabs(arg) and os.path.exists(arg) and not (arg + os.sep).startswith(FOLDER + os.sep)
+
+
+def _bwrap(network: bool) -> list[str]:
+    """bwrap and its options: the namespaces, the file system read-only, no capability."""
+    command = [
+        shutil.which("bwrap") or "bwrap",
+        *("--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts"),
+        "--unshare-cgroup-try",
+        *(() if network else ("--unshare-net",)),
+        *("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"),
+    ]
+    if os.getuid() == 0:
+        command += ["--cap-drop", "ALL"]
+    return command
+
+
+def _processes_of(uid: int) -> int:
+    """How many processes the user ``uid`` runs now (0 where ``/proc`` does not tell)."""
+    count = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError):
+                    count += entry.stat().st_uid == uid
+    return count
+
+
+@functools.cache
+def unsealed_why() -> str | None:
+    """Why bot programs cannot be sealed on this machine, or None when they can (bwrap makes
+    the namespaces here: tried once)."""
+    if not sys.platform.startswith("linux"):
+        return f"sealing needs Linux's namespaces, and this is {sys.platform}"
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return "bubblewrap (bwrap) is not installed: apt-get install bubblewrap"
+    try:
+        tried = subprocess.run([*_bwrap(False), "true"], capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bwrap cannot run: {error}"
+    if tried.returncode != 0:
+        said = tried.stderr.decode(errors="replace").strip().splitlines()
+        return f"bwrap cannot make the namespaces here ({said[-1] if said else f'status {tried.returncode}'})"
+    return None
