@@ -284,6 +284,17 @@ def test_links_to_nothing_loops_and_pipes_in_a_folder_are_each_reported(bkref, t
     assert result.stderr.endswith("4 files: 1 game, 1 legal, 0 illegal, 3 unreadable\n")
 
 
+def test_a_named_pipe_with_no_writer_on_the_command_line_is_one_line_not_a_wait(bkref, tmp_path: Path) -> None:
+    """Attacks the open of a path: a FIFO with no writer once blocked validate forever."""
+    pipe = tmp_path / "pipe.jsonl"
+    os.mkfifo(pipe)
+    result = bkref("validate", pipe)
+    assert (result.exit_code, result.stdout) == (
+        2,
+        f"{pipe}:1: F1 the log holds no event: it needs at least a game event\n",
+    )
+
+
 def test_a_link_loop_on_the_command_line_is_named(bkref, tmp_path: Path) -> None:
     loop = tmp_path / "loop.jsonl"
     loop.symlink_to(loop)

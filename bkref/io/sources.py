@@ -89,7 +89,10 @@ def blocks_of(source: LogSource) -> Iterator[Iterable[list[bytes]]]:
 
         here = RELATIVE_TO.get()
         opened = os.path.join(here, path) if here is not None else path
-        fd = os.open(opened, os.O_RDONLY | getattr(os, "O_BINARY", 0))  # no stat: a folder fails to read
+        # no stat: a folder fails to read; a named pipe with no writer is opened at once, not
+        # waited on, and then read (blocking again) as empty: it has no event
+        fd = os.open(opened, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
+        os.set_blocking(fd, True)
         try:
             yield blocks(read_file)
         finally:
