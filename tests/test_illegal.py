@@ -13,6 +13,35 @@ from tests.conftest import REPLAYS, ROOT
 ILLEGAL = sorted((REPLAYS / "illegal").glob("*.jsonl"))
 
 
+# Every way a log breaks each rule, as a condition of the rule's sentences in RULES.md, each
+# named by its log in replays/illegal (RULE-way.jsonl). Each log gives one diagnostic, a root.
+WAYS: dict[str, tuple[str, ...]] = {
+    "C2": ("city-on-another-players-square", "city-on-unclaimed-square"),
+    "C3": ("city-on-printed-city",),
+    "C4": ("city3-off-mountain",),
+    "C5": ("sky-tower-in-one-fief",),
+    "C6": ("camp-on-a-rabbit",),
+    "C7": ("camps-out-of-order",),
+    "D1": ("deal-out-of-deck-order",),
+    "D2": ("keep-not-in-hand", "keeps-one-card"),
+    "D3": ("discards-the-kept-card", "keeps-two-cards", "no-discard"),
+    "D4": ("draw-before-picks",),
+    "D5": ("passed-the-wrong-way",),
+    "E7": ("copies-what-neighbour-lacks",),
+    "F1": ("unknown-field",),
+    "H1": ("declared-for-another-players-post", "declared-where-no-post", "trading-post-undeclared"),
+    "P1": ("territory-built",),
+    "P2": ("not-in-supply",),
+    "P3": ("draw-out-of-deck-order",),
+    "P4": ("parchment-built",),
+    "S1": ("five-players",),
+    "S4": ("card-used-twice", "deck-has-ten-city2"),
+    "S5": ("no-rabbit-left",),
+    "T1": ("log-stops-early", "second-pick"),
+    "X1": ("final-expect", "harvest-expect"),
+}
+
+
 def rule_of(path: Path) -> str:
     return path.name.split("-")[0]
 
@@ -49,3 +78,7 @@ def test_the_illegal_readme_lists_every_log() -> None:
     readme = (REPLAYS / "illegal" / "README.md").read_text()
     for path in ILLEGAL:
         assert f"`{path.stem}`" in readme
+
+
+def test_every_way_to_break_a_rule_has_its_log_and_every_log_its_way() -> None:
+    assert sorted(f"{rule}-{way}" for rule, ways in WAYS.items() for way in ways) == [p.stem for p in ILLEGAL]
