@@ -25,6 +25,8 @@ target (issues 6 and 15):
 - with ``--mistakes`` (instead of the rest), how bkref reports single mistakes (issue 25,
   ``tests.mistakes``): the share of mistakes with exactly one root problem (one naming no
   earlier problem), overall and by kind, and the mean number of problems a mistake gives;
+  the same in those logs without their deck; and the share of pairs of independent mistakes
+  reported as two roots on their two lines (issue 45);
 - with ``--selfplay`` (instead of the rest), self-play (issue 29): the time 4-player games
   take to play with ``random`` and with ``greedy``, and to list the legal moves of every
   decision of a game through ``bkref.game.moves``, each beside validate's time for the same
@@ -653,6 +655,14 @@ def mistake_figures(games: int) -> None:
     line("problems per mistake", f"{figures.mean:.2f}")
     for kind, (seen, one) in sorted((figures.by_kind or {}).items()):
         line(f"  one root, {kind}", f"{one}/{seen} = {one / seen:.0%}")
+    deckless = mistakes.measure(mistakes.cases(games=games, per_kind=4, deck=False))
+    print(f"Single mistakes in the same logs without a deck: {deckless.mistakes}")
+    line("mistakes with exactly one root problem", f"{deckless.share:.1%}", "100 %", deckless.share == 1)
+    line("problems per mistake", f"{deckless.mean:.2f}")
+    found = [mistakes.two_roots(pair) for pair in mistakes.pairs(games=games, per_kind=4)]
+    share = sum(found) / len(found) if found else 1.0
+    print(f"Pairs of independent mistakes (issue 45): {len(found)}")
+    line("pairs with two roots, on their two lines", f"{share:.1%}", "100 %", share == 1)
 
 
 def main() -> None:
@@ -664,7 +674,7 @@ def main() -> None:
     )
     parser.add_argument("--bots", action="store_true", help="only the bot program figures (issue 27), in this process")
     parser.add_argument(
-        "--mistakes", action="store_true", help="only the single-mistake figures (issue 25), in this process"
+        "--mistakes", action="store_true", help="only the mistake figures (issues 25, 45), in this process"
     )
     parser.add_argument("--selfplay", action="store_true", help="only the self-play figures (issue 29), in each build")
     parser.add_argument("--this-build", action="store_true", help=argparse.SUPPRESS)  # the compiled child's

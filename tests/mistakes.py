@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bkref.bots.simulate import simulate, to_jsonl
-from bkref.game.catalog import BASIC_RESOURCES, CARDS, SQUARES
+from bkref.game.catalog import BASIC_RESOURCES, BOARD, CARDS, SQUARES
 from bkref.io.diagnostics import Diagnostic
 from bkref.io.referee import check
 
@@ -50,7 +50,7 @@ class Case:
     @property
     def partial(self) -> bool:
         """Whether the case is checked as a partial game: the worked example is one round."""
-        return self.name.startswith("worked-example/")
+        return self.name.split("/")[0] in ("worked-example", "worked-example-nodeck")
 
 
 def _card(rng: random.Random, old: str) -> str:
@@ -198,16 +198,131 @@ def sources(replays: Iterable[str], games: int) -> Iterator[tuple[str, str]]:
             yield f"sim-{players}p-{seed}", to_jsonl(simulate(players, seed=seed, policy=policy))
 
 
-def cases(replays: Iterable[str] = REPLAYS, games: int = 0, per_kind: int = 2) -> Iterator[Case]:
-    """The corpus: ``per_kind`` mistakes of every kind in each log of ``sources``."""
+def without_deck(lines: list[str]) -> list[str]:
+    """``lines`` with no deck in the game event: the log is checked in conservation mode (S4)."""
+    i = next(i for i, line in enumerate(lines) if line.startswith("{"))
+    game = json.loads(lines[i])
+    game.pop("deck", None)
+    return [*lines[:i], json.dumps(game, separators=(",", ":")), *lines[i + 1 :]]
+
+
+def cases(replays: Iterable[str] = REPLAYS, games: int = 0, per_kind: int = 2, deck: bool = True) -> Iterator[Case]:
+    """The corpus: ``per_kind`` mistakes of every kind in each log of ``sources`` (without
+    its deck unless ``deck``: those cases are named ``source-nodeck/kind/k``)."""
     for source, text in sources(replays, games):
         lines = text.splitlines()
+        if not deck:
+            lines, source = without_deck(lines), f"{source}-nodeck"
         for kind, make in KINDS.items():
             for k in range(per_kind):
                 name = f"{source}/{kind}/{k}"
                 made = make(random.Random(name), lines)
                 if made is not None and made != lines:
                     yield Case(name, kind, "\n".join(made) + "\n")
+
+
+# -- pairs of independent mistakes (issue 45) ---------------------------------------------
+
+FIRST_KINDS = ("square", "card")
+"""The local kinds of the first mistake of a pair: a changed square or card."""
+
+
+def _build_at(rng: random.Random, lines: list[str], after: int, avoid: set[str]) -> tuple[int, Line] | None:
+    """A build event after the line index ``after`` on no square of ``avoid``: its index and the event."""
+    builds = [i for i in _events(lines) if i > after and '"type":"build"' in lines[i]]
+    rng.shuffle(builds)
+    for i in builds:
+        event = json.loads(lines[i])
+        if not avoid.intersection(event["at"]):
+            return i, event
+    return None
+
+
+def _on_printed_city(rng: random.Random, lines: list[str], after: int, avoid: set[str]) -> tuple[int, Line] | None:
+    found = _build_at(rng, lines, after, avoid)
+    if found is not None:
+        found[1]["at"][0] = rng.choice([sq for sq in SQUARES if BOARD[sq].printed_city])
+    return found
+
+
+def _off_terrain(rng: random.Random, lines: list[str], after: int, avoid: set[str]) -> tuple[int, Line] | None:
+    """A city or farm that needs a terrain, moved to a free square of its builder of another terrain."""
+    builds = [i for i in _events(lines) if i > after and '"type":"build"' in lines[i]]
+    rng.shuffle(builds)
+    for i in builds:
+        event = json.loads(lines[i])
+        requires = CARDS[event["card"]].requires_terrain
+        if requires is None or avoid.intersection(event["at"]):
+            continue
+        state = check("\n".join(lines[:i]) + "\n", partial=True).state
+        assert state is not None
+        position = state.position
+        free = [
+            sq
+            for sq, owner in sorted(position.owner.items())
+            if owner == event["player"] and not position.occupied(sq) and BOARD[sq].terrain != requires
+        ]
+        if free:
+            event["at"] = [rng.choice(free)]
+            return i, event
+    return None
+
+
+def _unknown_card(rng: random.Random, lines: list[str], after: int, avoid: set[str]) -> tuple[int, Line] | None:
+    found = _build_at(rng, lines, after, avoid)
+    if found is not None:
+        found[1]["card"] = rng.choice(("city9", "farm_gold2", "castle"))
+    return found
+
+
+SECOND_KINDS: dict[str, Callable[[random.Random, list[str], int, set[str]], tuple[int, Line] | None]] = {
+    "printed-city": _on_printed_city,
+    "terrain": _off_terrain,
+    "unknown-card": _unknown_card,
+}
+"""The kinds of the second mistake of a pair, which no earlier event can cause: a build on
+a printed city (C3, C6), off its terrain (C4), of a card that does not exist (F1)."""
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two independent mistakes in one log: its ``name``, ``text``, and the ``lines`` of the two mistakes."""
+
+    name: str
+    text: str
+    lines: tuple[int, int]
+
+
+def pairs(replays: Iterable[str] = REPLAYS, games: int = 0, per_kind: int = 2) -> Iterator[Pair]:
+    """Pairs of independent mistakes: a first one of ``FIRST_KINDS`` that alone gives one root,
+    on its own line, and a later build on other squares, legal after the first mistake alone,
+    changed by one of ``SECOND_KINDS``."""
+    for source, text in sources(replays, games):
+        lines = text.splitlines()
+        for kind in FIRST_KINDS:
+            for k in range(per_kind):
+                name = f"{source}/{kind}/{k}"
+                made = KINDS[kind](random.Random(name), lines)
+                if made is None or made == lines:
+                    continue
+                first = next(i for i, (a, b) in enumerate(zip(made, lines)) if a != b)
+                single = check("\n".join(made) + "\n", name).diagnostics
+                if [d.line for d in single if is_root(d)] != [first + 1]:
+                    continue
+                avoid = set(json.loads(made[first]).get("at", ()))
+                for second_kind, make in SECOND_KINDS.items():
+                    pair = f"{name}+{second_kind}"
+                    second = make(random.Random(pair), made, first, avoid)
+                    if second is not None and second[0] + 1 not in {d.line for d in single}:
+                        i, event = second
+                        changed = [*made[:i], json.dumps(event, separators=(",", ":")), *made[i + 1 :]]
+                        yield Pair(pair, "\n".join(changed) + "\n", (first + 1, i + 1))
+
+
+def two_roots(pair: Pair) -> bool:
+    """Whether bkref reports the pair as two mistakes: exactly two roots, on its two lines."""
+    found = check(pair.text, pair.name).diagnostics
+    return sorted(d.line for d in found if is_root(d)) == list(pair.lines)
 
 
 def problems(case: Case) -> list[Diagnostic]:

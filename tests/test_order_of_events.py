@@ -21,7 +21,12 @@ def test_an_end_after_round_one_is_refused_and_nothing_is_scored(tmp_path: Path)
     report = referee(tmp_path, [*GAME[:26], END])
     assert found(report) == [
         ("T1", 27, "the end event comes before the deal of round 2"),
-        ("T1", 27, "the log ends before the deal of round 2; a game has 4 rounds and an end event"),
+        # the end of the log follows from the end event not played (issue 45): one root
+        (
+            "T1",
+            27,
+            "the log ends before the deal of round 2; a game has 4 rounds and an end event (after the T1 at line 27)",
+        ),
     ]
     state = report.state
     assert (state.phase, state.round, state.final, state.copies) == ("dealing", 1, None, {})

@@ -89,7 +89,11 @@ def test_a_skipped_draw_still_uses_up_its_two_cards_of_the_deck(tmp_path: Path) 
     # bob's draw is left out: the next pick reports it; the deal of round 2 still follows the deck
     report = referee(tmp_path, [*GAME[:5], *GAME[6:27]])
     assert found(report) == [
-        ("T1", 6, "a provisions card of turn 1 of round 1 is never drawn: bob's (turn 1); its cards are not played"),
+        (
+            "T1",
+            6,
+            "the draw of a provisions card of turn 1 of round 1 is late: bob's (turn 1); its cards are not played",
+        ),
         ("T1", 26, "the log ends in round 2, turn 1; a game has 4 rounds and an end event"),
     ]
     state = report.state
@@ -103,7 +107,11 @@ def test_a_chained_draw_left_out_is_reported_once_at_the_next_pick(tmp_path: Pat
     assert (first["cards"], second["player"]) == (["farm_steel", "provisions"], "ann")
     report = referee(tmp_path, [*GAME[:58], *GAME[59:62]])
     assert found(report) == [
-        ("T1", 59, "a provisions card of turn 1 of round 3 is never drawn: ann's (turn 1); its cards are not played"),
+        (
+            "T1",
+            59,
+            "the draw of a provisions card of turn 1 of round 3 is late: ann's (turn 1); its cards are not played",
+        ),
         ("T1", 61, "the log ends in round 3, turn 3; a game has 4 rounds and an end event"),
     ]
     full = referee(tmp_path, GAME[:62]).state

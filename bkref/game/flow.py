@@ -222,7 +222,9 @@ def close_turn(table: Table, found: list[Violation]) -> None:
         next_turn(table)
     if table.pending:
         never = ", ".join(f"{who}'s (turn {turn})" for who, turn in table.pending)
-        found.append(Violation("T1", f"a provisions card of {where} is never drawn: {never}; its cards are not played"))
+        found.append(
+            Violation("T1", f"the draw of a provisions card of {where} is late: {never}; its cards are not played")
+        )
         table.deck_pos += 2 * len(table.pending)  # the cards left the deck all the same (P3)
         table.pending.clear()
         next_turn(table)
@@ -262,7 +264,7 @@ def close_deal(table: Table, found: list[Violation]) -> None:
 
 _GAPS: Final = (
     "; that hand passes on unplayed",
-    " is never drawn: ",
+    " is late: ",
     " has no harvest event; ",
     " has no deal event; ",
     " picked in turn ",
@@ -290,8 +292,8 @@ def gap_players(message: str) -> list[str]:
     """
     if message.endswith(_GAPS[0]):
         return message[message.index(" has no pick by ") + 16 : -len(_GAPS[0])].split(", ")
-    if " is never drawn: " in message:
-        return [owner.split("'s (")[0] for owner in message.split(" is never drawn: ")[1].split("; ")[0].split(", ")]
+    if " is late: " in message:
+        return [owner.split("'s (")[0] for owner in message.split(" is late: ")[1].split("; ")[0].split(", ")]
     if " draws before " in message:
         return message[message.index(" draws before ") + 14 : message.index(_GAPS[4])].split(", ")
     return []

@@ -11,7 +11,6 @@ A log comes from any ``LogSource``: a path, its text or bytes, an open stream.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing
@@ -21,6 +20,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from bkref.game.causes import Broken, Causes
 from bkref.game.engine import State, Violation
 from bkref.game.events import Build, Draw, Event, Game, Pick, event_type
 from bkref.game.flow import gap_players, is_gap
@@ -86,24 +86,8 @@ class _Run:
     ``events`` counts the events played (each once what it broke has been yielded).
 
     One mistake, one lead: a problem that follows from an earlier one says so, "(after
-    the D2 at line 3)", so that a reader starts at the cause. An X1 follows from the
-    log's first problem that is not an X1 (a skipped event changes the carrots), or else
-    from its first X1 on an earlier line (a carrot missed once is missed at every later
-    harvest). A C2 (building on a square the player does not control) or a P2 (building
-    a card not in supply) follows from the illegal pick (D2, D3, D5) of the same player
-    that held that square or card, and so never played it: one it named, or one of the
-    hand it was made from (a pick that names a wrong card may have meant one it does not
-    name). A gap in the log (a turn's missing picks, a missing harvest or deal: T1)
-    follows from the event line just before
-    it that could not be read or played (F1, T1): that event is the one missing; an event
-    out of turn (T1) in the same round, from the gap, or on the line after an event not
-    played, from that event's cause. A deal or a draw that is not the deck's (D1, P3)
-    follows from the first problem that put the deck's position in doubt (a D1, P3, D4, a
-    draw not played, a provisions card never drawn), and a pick (D2, D3) in the round of
-    a D1 from the D1: the deck's card it keeps is in the hand as the log has it. Any other
-    problem of a player (their pick, draw or build, their trading post or copy) follows
-    from the first problem that cost that player an event: their illegal pick or build,
-    their pick missing from a turn, their event that could not be read.
+    the D2 at line 3)", so that a reader starts at the cause; which one it follows from
+    is ``bkref.game.causes``'s, from what each check reads and each failed event left unwritten.
     """
 
     def __init__(self, name: str, state: State, partial: bool) -> None:
@@ -112,82 +96,23 @@ class _Run:
         self.partial = partial
         self.events = 0
         self.unreadable = False  # an F1 problem with the text was found
-        self.first: str | None = None  # "the D2 at line 3": the first problem that is not an X1
-        self.first_x1: tuple[int, str] | None = None  # the line of the first X1, and "the X1 at line 9"
-        self.unplayed: dict[tuple[str, str], str] = {}  # (player, card) held at an illegal pick: that pick
-        self.lost: dict[str, str] = {}  # player: the first problem that cost them an event
-        self.gap: tuple[int, str, int] | None = None  # the last gap: its line, its cause, the round after it
-        self.deck: str | None = None  # the first problem that put the deck's position in doubt
-        self.misdealt: tuple[int, str] | None = None  # the round of the last D1, and its cause
-        self.skipped: tuple[str, int] | None = None  # the cause of the last event not read or played, its line
+        self.causes = Causes()
         self.meta: dict[str, Any] | None = None  # the game event's meta
 
     def _found(self, line: int, event: Event, violations: list[Violation]) -> list[Diagnostic]:
         """The diagnostics of an event that broke rules, each pointing to the problem it follows from."""
         kind = event_type(event)
         found = []
-        lost = self.lost
+        causes, state = self.causes, self.state
+        rnd, players = state.round, state.players
         for rule, message in violations:
-            here = f"the {rule} at line {line}"
             player = getattr(event, "player", None) if rule != "F1" else None
-            if rule == "X1":
-                cause = self.first or (self.first_x1[1] if self.first_x1 and self.first_x1[0] < line else None)
-            elif rule in ("T1", "D4") and is_gap(message):
-                if self.gap is not None and self.gap[0] == line:  # a second gap the same event shows: one cause
-                    cause = self.gap[1]
-                else:
-                    cause, self.skipped = self.skipped[0] if self.skipped else None, None
-                self.gap = (line, cause or here, self.state.round)
-                for p in gap_players(message):
-                    lost.setdefault(p, cause or here)
-            elif rule == "T1" and self.gap and self.gap[2] == self.state.round:  # out of turn after a gap
-                cause = self.gap[1]
-            elif rule == "T1" and self.skipped and self.skipped[1] == line - 1:  # out of turn after one not played
-                cause = self.skipped[0]
-            elif rule in ("D1", "P3"):  # the deck: after a deck problem or a gap that moved it
-                cause = self.deck
-            else:
-                cause = None
-                if rule in ("D2", "D3") and self.misdealt and self.misdealt[0] == self.state.round:
-                    cause = self.misdealt[1]  # a card of the misdealt hand, picked as the deck had it
-                if rule in ("C2", "P2") and isinstance(event, Build):
-                    cards = event.at if rule == "C2" else [event.card]
-                    unplayed = self.unplayed
-                    cause = next((unplayed[key] for c in cards if (key := (event.player, c)) in unplayed), None)
-                if player is None and rule != "F1":  # a harvest's or an end's problem: the players it names
-                    named = [p for p in self.state.players if re.search(rf"\b{re.escape(p)}\b", message)]
-                    cause = cause or next((lost[p] for p in named if p in lost), None)
-                    player = named[0] if named else None
-                elif cause is None and player is not None:
-                    cause = lost.get(player)
-                if player is not None:
-                    lost.setdefault(player, cause or here)
-            if cause:
-                message = f"{message} (after {cause})"
-            found.append(Diagnostic(self.name, line, kind, rule, message))
-            if rule == "X1":
-                if self.first_x1 is None:
-                    self.first_x1 = (line, here)
-            elif self.first is None:
-                self.first = here
-            if rule in ("D1", "P3", "D4") or isinstance(event, Draw) or (rule == "T1" and " never drawn" in message):
-                self.deck = self.deck or cause or here  # the deck's position is in doubt from here
-            if rule == "D1":
-                self.misdealt = (self.state.round, cause or here)
-            if rule == "F1" or (rule == "T1" and not is_gap(message)) or rule == "D4":  # the event is not played
-                self.skipped = (cause or here, line)
-            if rule in ("D2", "D3", "D5") and isinstance(event, Pick):
-                # An illegal pick passes on its whole hand: the hand held, or once its turn is
-                # revealed (the pick was the last of it), the hand passed.
-                state, p = self.state, event.player
-                revealed = p not in state.picks or len(state.picks) == state.seats
-                held = state.passed if revealed else state.hands
-                cards = [*event.keep, *held.get(p, ())]
-                self.unplayed.update(dict.fromkeys(((p, card) for card in cards), here))
-            if rule == "P3" and isinstance(event, Draw) and _TOP in message:  # the deck's cards, never drawn
-                self.unplayed.update(
-                    dict.fromkeys(((event.player, c) for c in message.split(_TOP)[1].split(", ")), here)
-                )
+            cards = [event.card] if isinstance(event, Build) else []
+            squares = event.at if isinstance(event, Build) else []
+            broken = Broken(line, kind, player, rule, message, rnd)
+            cause = causes.cause_of(broken, cards, squares, players)
+            causes.found(broken, _unplayed(state, event, rule, message), cause, squares)
+            found.append(Diagnostic(self.name, line, kind, rule, f"{message} (after {cause})" if cause else message))
         return found
 
     def _unreadable(self, problem: Problem, text: bytes) -> Diagnostic:
@@ -195,15 +120,7 @@ class _Run:
         then not checked to its end (T1). The event it holds is missing: what follows from
         that names it, a gap (T1), or a problem of its player if the line names one."""
         self.unreadable = True
-        here = f"the F1 at line {problem.line}"
-        if self.first is None:
-            self.first = here
-        self.skipped = (here, problem.line)
-        if problem.event == "draw":
-            self.deck = self.deck or here
-        player = _player_named(text)
-        if player is not None:
-            self.lost.setdefault(player, here)
+        self.causes.unreadable(problem.line, problem.event, _player_named(text))
         return Diagnostic(self.name, problem.line, problem.event, "F1", problem.message)
 
     def diagnostics(
@@ -256,12 +173,37 @@ class _Run:
         if problem is not None:
             yield self._unreadable(problem, b"")
         if not self.unreadable and not self.partial:
+            cause = self.causes.at_end()
             for v in state.finish():
-                yield Diagnostic(name, max(last, 1), None, v.rule, v.message)
+                yield Diagnostic(
+                    name, max(last, 1), None, v.rule, f"{v.message} (after {cause})" if cause else v.message
+                )
 
 
 _TOP = ", but the top of the deck is "
 """What a P3 of cards that are not the deck's says before the deck's cards (``exploring.draw``)."""
+
+
+def _unplayed(state: State, event: Event, rule: str, message: str) -> dict[str, list[str]]:
+    """Each player's cards the problem ``rule`` (``message``) of ``event`` kept from being
+    played: an illegal pick's whole hand (the hand held, or once its turn is revealed, the
+    hand passed), the hands a gap passes on unplayed, a draw's cards (and the deck's), every
+    player's holdings at a harvest missing."""
+    if rule in ("D2", "D3", "D5") and isinstance(event, Pick):
+        p = event.player
+        revealed = p not in state.picks or len(state.picks) == state.seats
+        held = state.passed if revealed else state.hands
+        return {p: [*event.keep, *held.get(p, ())]}
+    if isinstance(event, Draw) and rule != "D4":
+        deck = message.split(_TOP)[1].split(", ") if rule == "P3" and _TOP in message else []
+        return {event.player: [*event.cards, *deck]}
+    if rule in ("T1", "D4") and is_gap(message):
+        if " has no harvest event; " in message:
+            return {p: [] for p in state.players}
+        return {p: list(state.passed.get(p, ())) for p in gap_players(message)}
+    if isinstance(event, Build) and rule != "F1":
+        return {event.player: []}
+    return {}
 
 
 def _player_named(text: bytes) -> str | None:
