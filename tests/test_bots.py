@@ -139,6 +139,23 @@ def test_each_fault_kind_is_recorded_and_the_fallback_plays_the_game_out(folder:
     assert [m["kind"] for m in told] == faults(events)[: len(told)] and (told or kind == "exit")
 
 
+def test_a_faults_event_is_the_faulting_seats_own_decision(folder: Path) -> None:
+    """bob, the second seat, faults at every pick: each fault names bob's pick, not ann's (issue 44)."""
+    body = "def choose(m, count):\n    out('not json'); return None\n"
+    events = simulate(3, 2, ["random", bot(folder, body), "random"], bots=SAFE)
+    recorded = events[0].meta["bots"]["bob"]["faults"]
+    assert [f["kind"] for f in recorded] == ["garbage"] * 3
+    named = [events[f["event"] - 1] for f in recorded]
+    assert [(type(e).__name__, getattr(e, "player", None)) for e in named] == [("Pick", "bob")] * 3
+
+
+def test_a_seats_time_includes_its_timed_out_decisions(folder: Path) -> None:
+    """A bot that never answers was given 200 ms at each of its 3 decisions: its ``ms`` says 600, not 0."""
+    events = simulate(2, 2, [bot(folder, "def choose(m, count):\n    return None\n"), "random"], bots=FAST)
+    assert faults(events) == ["timeout"] * 3
+    assert events[0].meta["bots"]["ann"]["ms"] == 3 * FAST.ms
+
+
 def test_a_late_reply_is_dropped_by_its_id_and_the_next_one_counts(folder: Path) -> None:
     """The first reply comes after its time: one timeout, then the late reply is no second fault."""
     body = "import time\ndef choose(m, count):\n    if count == 1: time.sleep(1.5)\n    return 0\n"

@@ -125,8 +125,9 @@ class ProgramSeat:
 
     def record(self) -> dict[str, Any]:
         """What the log's ``meta`` says of this seat: the command, the bot's name and version, the
-        time it used (``ms``), its faults (kind, and the number of the event the decision led
-        to), and the ``info`` its replies carried (with the same event numbers), if any."""
+        time it used (``ms``, a timed-out decision counted at the time it was given), its faults
+        (kind, and the number of the event the seat's own decision led to), and the ``info``
+        its replies carried (with the same event numbers), if any."""
         return {
             "command": self.spec[len(PREFIX) :],
             "name": self.program.name,
@@ -174,14 +175,15 @@ class ProgramSeat:
 def decide(
     state: State,
     asks: Sequence[tuple[ProgramSeat, str, Sequence[Choice]]],
-    event: int,
+    events: Sequence[int],
     meanwhile: Sequence[Callable[[], Choice]] = (),
 ) -> tuple[list[Choice], list[Choice]]:
-    """The choices of program seats for their decisions, asked all at once (``event``: the
-    number of the event the decisions lead to, for the faults' record), and the choices of
+    """The choices of program seats for their decisions, asked all at once (``events``: for
+    each, the number of the event that seat's decision leads to, for the faults' record; a
+    timed-out decision counts the time it was given in the seat's ``ms``), and the choices of
     ``meanwhile``, the Python policies' decisions of the same step, made while the programs
     think (``_while_they_think``)."""
-    ready = [seat.ready(event) for seat, _, _ in asks]
+    ready = [seat.ready(event) for (seat, _, _), event in zip(asks, events, strict=True)]
     live = [
         (i, seat, new_decide(seat.program, kind, options, view(state, seat.player).struct(), seat.options.ms))
         for i, (seat, kind, options) in enumerate(asks)
@@ -192,11 +194,13 @@ def decide(
     others, replies = _while_they_think(meanwhile, [(seat.program, d) for _, seat, d in live])
     results: dict[int, Answer | BotFault] = dict(zip([i for i, _, _ in live], replies, strict=True))
     chosen = []
-    for i, (seat, _, options) in enumerate(asks):
+    for i, ((seat, _, options), event) in enumerate(zip(asks, events, strict=True)):
         result = results.get(i)
         if isinstance(result, BotFault):
             decide_id = next(d.id for j, _, d in live if j == i)
             seat._fault(result.kind, event, decide_id)
+            if result.kind == "timeout":
+                seat.seconds += seat.options.ms / 1000
             if result.kind == "exit":
                 seat.program.kill()  # counted: it is started again at the next decision
         for kind, decide_id in seat.program.stray:  # what came after its reply
