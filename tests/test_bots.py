@@ -156,6 +156,22 @@ def test_a_seats_time_includes_its_timed_out_decisions(folder: Path) -> None:
     assert events[0].meta["bots"]["ann"]["ms"] == 3 * FAST.ms
 
 
+def test_simulate_says_a_bots_faults_on_the_terminal(bkref, folder: Path) -> None:
+    """A bot that prints a debug line to its standard output is noticed at once (issue 44):
+    one line on standard error, the log on standard output, exit status 0 (the game is legal)."""
+    body = "def choose(m, count):\n    out('debug'); return None\n"
+    spec = bot(folder, body)
+    result = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random")
+    assert result.exit_code == 0 and result.stdout.count("\n") > 100
+    event = json.loads(result.stdout.splitlines()[0])["meta"]["bots"]["ann"]["faults"][0]["event"]
+    assert result.stderr == (
+        f"note: seat ann ({spec}) made 3 faults (3 garbage, first at event {event});"
+        " random played the decisions it faulted and all after fault 3\n"
+    )
+    fine = bkref("simulate", "--players", 2, "--seed", 1, "--policy", bot(folder, LAST, name="last.py"))
+    assert fine.exit_code == 0 and fine.stderr == ""
+
+
 def test_a_late_reply_is_dropped_by_its_id_and_the_next_one_counts(folder: Path) -> None:
     """The first reply comes after its time: one timeout, then the late reply is no second fault."""
     body = "import time\ndef choose(m, count):\n    if count == 1: time.sleep(1.5)\n    return 0\n"

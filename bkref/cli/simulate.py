@@ -87,8 +87,9 @@ def simulate(
     --policy 'cmd:COMMAND ARGS...', speaking bkbot/1 (BOT-PROTOCOL.md).
     """
     from bkref.bots.errors import OptionError, PolicyError
-    from bkref.bots.seats import BotOptions
+    from bkref.bots.seats import BotOptions, fault_notes
     from bkref.bots.simulate import simulate, to_jsonl
+    from bkref.game.events import Game
 
     specs = policy or ["random"]
     stop_bots_on_sigterm()
@@ -105,7 +106,12 @@ def simulate(
             if resume or force:
                 raise fail("--resume and --force are for --games: one game is written as -o says")
             dealt = None if deck is None else deck_of(deck)
-            write_output(to_jsonl(simulate(*game, bots=bots, deck=dealt)), output)
+            events = simulate(*game, bots=bots, deck=dealt)
+            write_output(to_jsonl(events), output)
+            first = events[0]
+            assert isinstance(first, Game)
+            notes = fault_notes((first.meta or {}).get("bots", {}), max_faults)
+            sys.stderr.writelines(printable(note) + "\n" for note in notes)
             return
         if deck is not None:
             raise fail("--deck deals one game: it is not for --games")
