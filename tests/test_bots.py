@@ -170,6 +170,12 @@ def test_simulate_says_a_bots_faults_on_the_terminal(bkref, folder: Path) -> Non
     )
     fine = bkref("simulate", "--players", 2, "--seed", 1, "--policy", bot(folder, LAST, name="last.py"))
     assert fine.exit_code == 0 and fine.stderr == ""
+    games = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random",
+                  "--games", 2, "-o", folder / "games")  # fmt: skip
+    said = [line.split(": note: ")[0] for line in games.stderr.splitlines() if ": note: seat ann " in line]
+    assert games.exit_code == 0 and said == [
+        str(folder / "games" / name) for name in sorted(os.listdir(folder / "games"))
+    ]
 
 
 def test_a_late_reply_is_dropped_by_its_id_and_the_next_one_counts(folder: Path) -> None:
