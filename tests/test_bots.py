@@ -178,6 +178,29 @@ def test_simulate_says_a_bots_faults_on_the_terminal(bkref, folder: Path) -> Non
     ]
 
 
+@pytest.mark.parametrize(
+    ("command", "why"),
+    [
+        ("/no/such/interpreter bot.py", "cannot start /no/such/interpreter bot.py: No such file or directory"),
+        (f"{sys.executable} -c 'syntax error'", "it exited with status 1 before its hello"),
+    ],
+)
+def test_a_bot_that_cannot_start_stops_the_run_before_any_game(bkref, folder: Path, command: str, why: str) -> None:
+    """issue 44: exit status 2 and one line naming the bot and why, no game written, unless
+    --start-fallback lets random play its seats (recorded as exit faults, said on the terminal)."""
+    spec = f"cmd:{command}"
+    one = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random")
+    assert (one.exit_code, one.stdout) == (2, "")
+    assert one.stderr == f"bkref: error: bot {spec}: no game played: {why}\n"
+    refused = bkref(
+        "tournament", "--players", 2, "--bot", f"b={spec}", "--bot", "r=random", "--deals", 1, "-o", folder / "t"
+    )
+    assert refused.exit_code == 2 and refused.stderr.endswith(one.stderr)
+    assert not list((folder / "t").glob("*.jsonl"))
+    allowed = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random", "--start-fallback")
+    assert allowed.exit_code == 0 and allowed.stderr.startswith(f"note: seat ann ({spec}) made 3 faults (3 exit")
+
+
 def test_a_late_reply_is_dropped_by_its_id_and_the_next_one_counts(folder: Path) -> None:
     """The first reply comes after its time: one timeout, then the late reply is no second fault."""
     body = "import time\ndef choose(m, count):\n    if count == 1: time.sleep(1.5)\n    return 0\n"

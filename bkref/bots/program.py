@@ -74,6 +74,7 @@ class BotFault(Exception):
     def __init__(self, kind: str, detail: str = "") -> None:
         super().__init__(f"{kind}: {detail}" if detail else kind)
         self.kind = kind
+        self.detail = detail
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child

@@ -25,6 +25,7 @@ from typing import Any
 
 import msgspec
 
+from bkref.bots.errors import PolicyError
 from bkref.bots.policies import Choice, random_policy
 from bkref.bots.program import Answer, BotFault, Program, ask_all, fault, new_decide
 from bkref.bots.protocol import Decide, GameStart, Hand, Over, Reveal, Seen, ToBot
@@ -170,6 +171,19 @@ class ProgramSeat:
 
     def fallback(self, state: State, options: Sequence[Choice]) -> Choice:
         return random_policy(view(state, self.player), options, self.rng)
+
+
+def check_programs(specs: Sequence[str]) -> None:
+    """Start each distinct bot program of ``specs`` once, exchange ``hello`` and stop it:
+    ``PolicyError`` naming the first that cannot start, and why (before any game is played)."""
+    for spec in dict.fromkeys(s for s in specs if is_program(s)):
+        program = Program(command_of(spec))
+        try:
+            program.start()
+        except BotFault as error:
+            raise PolicyError(f"bot {spec}: no game played: {error.detail}", spec=spec) from None
+        finally:
+            program.stop()
 
 
 def fault_notes(bots: dict[str, Any], max_faults: int) -> list[str]:

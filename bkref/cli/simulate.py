@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bkref.cli.app import BotLogsOption, DebugOption, MaxFaultsOption, MoveTimeOption, app, fail, write_output
+from bkref.cli.app import (
+    BotLogsOption,
+    DebugOption,
+    MaxFaultsOption,
+    MoveTimeOption,
+    StartFallbackOption,
+    app,
+    fail,
+    write_output,
+)
 from bkref.io.diagnostics import printable
 
 if TYPE_CHECKING:
@@ -60,6 +69,7 @@ def simulate(
     debug: DebugOption = False,
     move_time: MoveTimeOption = 5000,
     max_faults: MaxFaultsOption = 3,
+    start_fallback: StartFallbackOption = False,
     bot_logs: BotLogsOption = None,
     deck: Annotated[
         str | None,
@@ -87,7 +97,7 @@ def simulate(
     --policy 'cmd:COMMAND ARGS...', speaking bkbot/1 (BOT-PROTOCOL.md).
     """
     from bkref.bots.errors import OptionError, PolicyError
-    from bkref.bots.seats import BotOptions, fault_notes
+    from bkref.bots.seats import BotOptions, check_programs, fault_notes
     from bkref.bots.simulate import simulate, to_jsonl
     from bkref.game.events import Game
 
@@ -95,6 +105,8 @@ def simulate(
     stop_bots_on_sigterm()
     try:
         game = parse_options(players, seed, specs)
+        if not start_fallback:
+            check_programs(specs)
         if bot_logs is not None:
             from bkref.cli.games import make_folder
 

@@ -18,6 +18,7 @@ from bkref.cli.app import (
     DebugOption,
     MaxFaultsOption,
     MoveTimeOption,
+    StartFallbackOption,
     app,
     fail,
 )
@@ -98,6 +99,7 @@ def tournament(
     dask_timeout: DaskTimeoutOption = 30,
     move_time: MoveTimeOption = 5000,
     max_faults: MaxFaultsOption = 3,
+    start_fallback: StartFallbackOption = False,
     bot_logs: BotLogsOption = None,
     output_format: Annotated[
         StandingsFormat,
@@ -117,7 +119,7 @@ def tournament(
     import msgspec
 
     from bkref.bots.errors import OptionError, PolicyError
-    from bkref.bots.seats import BotOptions
+    from bkref.bots.seats import BotOptions, check_programs
     from bkref.bots.tournament import check_policies, parse_bot, seed_deals
     from bkref.bots.tournament import schedule as schedule_of
     from bkref.cli.app import on_runner
@@ -139,6 +141,8 @@ def tournament(
         if until_confident and candidate is None:
             raise fail("--until-confident needs --candidate NAME: the run stops on the candidate's paired difference")
         check_policies(bots)  # before any file is written
+        if not start_fallback:
+            check_programs([b.policy for b in bots])
         manifest = Manifest(
             "bkref-tournament/1",
             players,
