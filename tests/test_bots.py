@@ -163,6 +163,68 @@ def test_each_fault_kind_sealed(folder: Path, body: str, kind: str) -> None:
     assert legal(folder, events)
 
 
+def test_a_faults_event_is_the_faulting_seats_own_decision(folder: Path) -> None:
+    """bob, the second seat, faults at every pick: each fault names bob's pick, not ann's (issue 44)."""
+    body = "def choose(m, count):\n    out('not json'); return None\n"
+    events = simulate(3, 2, ["random", bot(folder, body), "random"], bots=SAFE)
+    recorded = events[0].meta["bots"]["bob"]["faults"]
+    assert [f["kind"] for f in recorded] == ["garbage"] * 3
+    named = [events[f["event"] - 1] for f in recorded]
+    assert [(type(e).__name__, getattr(e, "player", None)) for e in named] == [("Pick", "bob")] * 3
+
+
+def test_a_seats_time_includes_its_timed_out_decisions(folder: Path) -> None:
+    """A bot that never answers was given 200 ms at each of its 3 decisions: its ``ms`` says 600, not 0."""
+    events = simulate(2, 2, [bot(folder, "def choose(m, count):\n    return None\n"), "random"], bots=FAST)
+    assert faults(events) == ["timeout"] * 3
+    assert events[0].meta["bots"]["ann"]["ms"] == 3 * FAST.ms
+
+
+def test_simulate_says_a_bots_faults_on_the_terminal(bkref, folder: Path) -> None:
+    """A bot that prints a debug line to its standard output is noticed at once (issue 44):
+    one line on standard error, the log on standard output, exit status 0 (the game is legal)."""
+    body = "def choose(m, count):\n    out('debug'); return None\n"
+    spec = bot(folder, body)
+    result = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random")
+    assert result.exit_code == 0 and result.stdout.count("\n") > 100
+    event = json.loads(result.stdout.splitlines()[0])["meta"]["bots"]["ann"]["faults"][0]["event"]
+    assert result.stderr == (
+        f"note: seat ann ({spec}) made 3 faults (3 garbage, first at event {event});"
+        " random played the decisions it faulted and all after fault 3\n"
+    )
+    fine = bkref("simulate", "--players", 2, "--seed", 1, "--policy", bot(folder, LAST, name="last.py"))
+    assert fine.exit_code == 0 and fine.stderr == ""
+    games = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random",
+                  "--games", 2, "-o", folder / "games")  # fmt: skip
+    said = [line.split(": note: ")[0] for line in games.stderr.splitlines() if ": note: seat ann " in line]
+    assert games.exit_code == 0 and said == [
+        str(folder / "games" / name) for name in sorted(os.listdir(folder / "games"))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("command", "why"),
+    [
+        ("/no/such/interpreter bot.py", "cannot start /no/such/interpreter bot.py: No such file or directory"),
+        (f"{sys.executable} -c 'syntax error'", "it exited with status 1 before its hello"),
+    ],
+)
+def test_a_bot_that_cannot_start_stops_the_run_before_any_game(bkref, folder: Path, command: str, why: str) -> None:
+    """issue 44: exit status 2 and one line naming the bot and why, no game written, unless
+    --start-fallback lets random play its seats (recorded as exit faults, said on the terminal)."""
+    spec = f"cmd:{command}"
+    one = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random")
+    assert (one.exit_code, one.stdout) == (2, "")
+    assert one.stderr == f"bkref: error: bot {spec}: no game played: {why}\n"
+    refused = bkref(
+        "tournament", "--players", 2, "--bot", f"b={spec}", "--bot", "r=random", "--deals", 1, "-o", folder / "t"
+    )
+    assert refused.exit_code == 2 and refused.stderr.endswith(one.stderr)
+    assert not list((folder / "t").glob("*.jsonl"))
+    allowed = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random", "--start-fallback")
+    assert allowed.exit_code == 0 and allowed.stderr.startswith(f"note: seat ann ({spec}) made 3 faults (3 exit")
+
+
 def test_a_late_reply_is_dropped_by_its_id_and_the_next_one_counts(folder: Path) -> None:
     """The first reply comes after its time: one timeout, then the late reply is no second fault."""
     body = "import time\ndef choose(m, count):\n    if count == 1: time.sleep(1.5)\n    return 0\n"

@@ -73,6 +73,7 @@ class BotFault(Exception):
     def __init__(self, kind: str, detail: str = "") -> None:
         super().__init__(f"{kind}: {detail}" if detail else kind)
         self.kind = kind
+        self.detail = detail
 
 
 class Program:

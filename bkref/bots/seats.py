@@ -25,6 +25,7 @@ from typing import Any
 
 import msgspec
 
+from bkref.bots.errors import PolicyError
 from bkref.bots.policies import Choice, random_policy
 from bkref.bots.program import Answer, BotFault, Program, ask_all, fault, new_decide
 from bkref.bots.protocol import Decide, GameStart, Hand, Over, Reveal, Seen, ToBot
@@ -135,8 +136,9 @@ class ProgramSeat:
 
     def record(self) -> dict[str, Any]:
         """What the log's ``meta`` says of this seat: the command, the bot's name and version, the
-        time it used (``ms``), its faults (kind, and the number of the event the decision led
-        to), and the ``info`` its replies carried (with the same event numbers), if any."""
+        time it used (``ms``, a timed-out decision counted at the time it was given), its faults
+        (kind, and the number of the event the seat's own decision led to), and the ``info``
+        its replies carried (with the same event numbers), if any."""
         return {
             "command": self.spec[len(PREFIX) :],
             "name": self.program.name,
@@ -181,17 +183,57 @@ class ProgramSeat:
         return random_policy(view(state, self.player), options, self.rng)
 
 
+def check_programs(specs: Sequence[str], seal: Seal) -> None:
+    """Start each distinct bot program of ``specs`` once, as ``seal`` says, exchange ``hello``
+    and stop it: ``PolicyError`` naming the first that cannot start, and why (before any game
+    is played)."""
+    for spec in dict.fromkeys(s for s in specs if is_program(s)):
+        program = Program(command_of(spec), seal=seal)
+        try:
+            program.start()
+        except BotFault as error:
+            raise PolicyError(f"bot {spec}: no game played: {error.detail}", spec=spec) from None
+        finally:
+            program.stop()
+
+
+def fault_notes(bots: dict[str, Any], max_faults: int) -> list[str]:
+    """One line for each program seat of ``bots`` (the ``meta`` of a log's game event) that
+    faulted: what it made, and that the fallback played for it (issue 44: a faulty bot is
+    noticed at once, in the terminal).
+
+    >>> print(*fault_notes({"bob": {"command": "node b.js", "faults": [{"kind": "index", "event": 3}]}}, 3))
+    note: seat bob (cmd:node b.js) made 1 fault (1 index, first at event 3); random played the decisions it faulted
+    """
+    notes = []
+    for player, seat in bots.items():
+        faults = seat["faults"]
+        if not faults:
+            continue
+        kinds: dict[str, int] = {}
+        for one in faults:
+            kinds[one["kind"]] = kinds.get(one["kind"], 0) + 1
+        made = ", ".join(f"{n} {kind}" for kind, n in kinds.items())
+        rest = f" and all after fault {max_faults}" if len(faults) >= max_faults else ""
+        notes.append(
+            f"note: seat {player} ({PREFIX}{seat['command']}) made {len(faults)} fault{'s' * (len(faults) > 1)}"
+            f" ({made}, first at event {faults[0]['event']}); random played the decisions it faulted{rest}"
+        )
+    return notes
+
+
 def decide(
     state: State,
     asks: Sequence[tuple[ProgramSeat, str, Sequence[Choice]]],
-    event: int,
+    events: Sequence[int],
     meanwhile: Sequence[Callable[[], Choice]] = (),
 ) -> tuple[list[Choice], list[Choice]]:
-    """The choices of program seats for their decisions, asked all at once (``event``: the
-    number of the event the decisions lead to, for the faults' record), and the choices of
+    """The choices of program seats for their decisions, asked all at once (``events``: for
+    each, the number of the event that seat's decision leads to, for the faults' record; a
+    timed-out decision counts the time it was given in the seat's ``ms``), and the choices of
     ``meanwhile``, the Python policies' decisions of the same step, made while the programs
     think (``_while_they_think``)."""
-    ready = [seat.ready(event) for seat, _, _ in asks]
+    ready = [seat.ready(event) for (seat, _, _), event in zip(asks, events, strict=True)]
     live = [
         (i, seat, new_decide(seat.program, kind, options, view(state, seat.player).struct(), seat.options.ms))
         for i, (seat, kind, options) in enumerate(asks)
@@ -202,11 +244,13 @@ def decide(
     others, replies = _while_they_think(meanwhile, [(seat.program, d) for _, seat, d in live])
     results: dict[int, Answer | BotFault] = dict(zip([i for i, _, _ in live], replies, strict=True))
     chosen = []
-    for i, (seat, _, options) in enumerate(asks):
+    for i, ((seat, _, options), event) in enumerate(zip(asks, events, strict=True)):
         result = results.get(i)
         if isinstance(result, BotFault):
             decide_id = next(d.id for j, _, d in live if j == i)
             seat._fault(result.kind, event, decide_id)
+            if result.kind == "timeout":
+                seat.seconds += seat.options.ms / 1000
             if result.kind == "exit":
                 seat.program.kill()  # counted: it is started again at the next decision
         for kind, decide_id in seat.program.stray:  # what came after its reply

@@ -339,10 +339,17 @@ class _Game:
         programs = [(self.programs[p], kind, options) for p, options in asks.items() if p in self.programs]
         python = [p for p, options in asks.items() if p not in self.programs and options != [None]]
         thinking = [functools.partial(self.ask, p, asks[p], what.format(p)) for p in python]
-        answers, others = decide(self.state, programs, len(self.events) + 1, thinking)
+        answers, others = decide(
+            self.state, programs, [self.event_of(kind, seat.player) for seat, _, _ in programs], thinking
+        )
         chosen: dict[str, Choice] = dict(zip([seat.player for seat, _, _ in programs], answers, strict=True))
         chosen.update(zip(python, others, strict=True))
         return {p: chosen.get(p) for p in asks}
+
+    def event_of(self, kind: str, player: str) -> int:
+        """The number of the event ``player``'s decision of ``kind`` leads to: the step's picks
+        are played in seat order, each other decision leads to the next event."""
+        return len(self.events) + 1 + (self.players.index(player) if kind == "pick" else 0)
 
     def play(self, deck: list[str], meta: dict[str, Any], rulings: Rulings | None) -> list[Event]:
         game = Game(format=FORMAT, players=self.players, deck=deck, rulings=rulings or Rulings(), meta=meta)

@@ -148,6 +148,15 @@ MaxFaultsOption = Annotated[
     ),
 ]
 
+StartFallbackOption = Annotated[
+    bool,
+    typer.Option(
+        "--start-fallback",
+        help="Let the bundled random play the seats of a bot program that cannot start (recorded as exit"
+        " faults) instead of refusing the run.",
+    ),
+]
+
 BotLogsOption = Annotated[
     str | None,
     typer.Option(

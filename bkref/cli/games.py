@@ -23,7 +23,7 @@ from typing import overload
 
 import msgspec
 
-from bkref.bots.seats import BotOptions
+from bkref.bots.seats import BotOptions, fault_notes
 from bkref.bots.tournament import Job, run
 from bkref.cli.app import fail, write_atomically
 from bkref.io.batch import Runner
@@ -127,9 +127,18 @@ def write_games(
                     write_atomically(path, log.encode("utf-8"))
                 except OSError as error:
                     raise fail(f"cannot write {path}: {error.strerror or error}") from None
+                if bots is not None:
+                    say_faults(path, log, bots.max_faults)
             yield job, job.name in keep
     finally:
         played.close()
+
+
+def say_faults(path: Path, log: str, max_faults: int) -> None:
+    """A line on standard error for each bot that faulted in the game ``log`` written to ``path``."""
+    meta = msgspec.json.decode(log[: log.index("\n")]).get("meta") or {}
+    for note in fault_notes(meta.get("bots", {}), max_faults):
+        print(printable(f"{path}: {note}"), file=sys.stderr)
 
 
 class _Left(Sequence[Job]):

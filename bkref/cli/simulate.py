@@ -16,6 +16,7 @@ from bkref.cli.app import (
     DebugOption,
     MaxFaultsOption,
     MoveTimeOption,
+    StartFallbackOption,
     UnsealedOption,
     app,
     bot_options,
@@ -72,6 +73,7 @@ def simulate(
     debug: DebugOption = False,
     move_time: MoveTimeOption = 5000,
     max_faults: MaxFaultsOption = 3,
+    start_fallback: StartFallbackOption = False,
     bot_logs: BotLogsOption = None,
     unsealed: UnsealedOption = False,
     bot_network: BotNetworkOption = False,
@@ -102,8 +104,9 @@ def simulate(
     --policy 'cmd:COMMAND ARGS...', speaking bkbot/1 (BOT-PROTOCOL.md).
     """
     from bkref.bots.errors import OptionError, PolicyError
-    from bkref.bots.seats import is_program
+    from bkref.bots.seats import check_programs, fault_notes, is_program
     from bkref.bots.simulate import simulate, to_jsonl
+    from bkref.game.events import Game
 
     specs = policy or ["random"]
     stop_bots_on_sigterm()
@@ -116,13 +119,20 @@ def simulate(
         hidden = [output] if games is not None else []  # a run's games; one game's file is written at its end
         seal = (unsealed, bot_network, bot_limit)
         bots = bot_options(move_time, max_faults, bot_logs, seal, hidden, any(map(is_program, specs)))
+        if not start_fallback:
+            check_programs(specs, bots.seal)
         if games is None:
             if jobs > 1:
                 raise fail("-j is for --games: one game is played in one process")
             if resume or force:
                 raise fail("--resume and --force are for --games: one game is written as -o says")
             dealt = None if deck is None else deck_of(deck)
-            write_output(to_jsonl(simulate(*game, bots=bots, deck=dealt)), output)
+            events = simulate(*game, bots=bots, deck=dealt)
+            write_output(to_jsonl(events), output)
+            first = events[0]
+            assert isinstance(first, Game)
+            notes = fault_notes((first.meta or {}).get("bots", {}), max_faults)
+            sys.stderr.writelines(printable(note) + "\n" for note in notes)
             return
         if deck is not None:
             raise fail("--deck deals one game: it is not for --games")

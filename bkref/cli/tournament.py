@@ -18,6 +18,7 @@ from bkref.cli.app import (
     DebugOption,
     MaxFaultsOption,
     MoveTimeOption,
+    StartFallbackOption,
     UnsealedOption,
     app,
     bot_options,
@@ -100,6 +101,7 @@ def tournament(
     dask_timeout: DaskTimeoutOption = 30,
     move_time: MoveTimeOption = 5000,
     max_faults: MaxFaultsOption = 3,
+    start_fallback: StartFallbackOption = False,
     bot_logs: BotLogsOption = None,
     unsealed: UnsealedOption = False,
     bot_network: BotNetworkOption = False,
@@ -122,7 +124,7 @@ def tournament(
     import msgspec
 
     from bkref.bots.errors import OptionError, PolicyError
-    from bkref.bots.seats import is_program
+    from bkref.bots.seats import check_programs, is_program
     from bkref.bots.tournament import check_policies, parse_bot, seed_deals
     from bkref.bots.tournament import schedule as schedule_of
     from bkref.cli.app import on_runner
@@ -152,6 +154,11 @@ def tournament(
         if until_confident and candidate is None:
             raise fail("--until-confident needs --candidate NAME: the run stops on the candidate's paired difference")
         check_policies(bots)  # before any file is written
+        hidden = [output, *(deck or [])]  # its games, and the logs its decks come from
+        programs = any(is_program(b.policy) for b in bots)
+        options = bot_options(move_time, max_faults, bot_logs, (unsealed, bot_network, bot_limit), hidden, programs)
+        if not start_fallback:
+            check_programs([b.policy for b in bots], options.seal)
         manifest = Manifest(
             "bkref-tournament/1",
             players,
@@ -173,9 +180,6 @@ def tournament(
             make_folder(Path(bot_logs))
         write_manifest(held, manifest)
         per_deal = len(planned) // len(dealt)
-        hidden = [output, *(deck or [])]  # its games, and the logs its decks come from
-        programs = any(is_program(b.policy) for b in bots)
-        options = bot_options(move_time, max_faults, bot_logs, (unsealed, bot_network, bot_limit), hidden, programs)
         records: list[TournamentRecord] = []
         leader = Leader()
         ended: Ended = "deals"
