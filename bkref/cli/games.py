@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import overload
 
 import msgspec
+import typer
 
 from bkref.bots.seats import BotOptions
 from bkref.bots.tournament import Job, run
@@ -130,6 +131,20 @@ def write_games(
             yield job, job.name in keep
     finally:
         played.close()
+
+
+def stopped(folder: Path, jobs: Sequence[Job]) -> typer.Exit:
+    """After Ctrl-C stopped a run writing ``jobs`` into ``folder``: say how many of its games
+    are there, kept by ``--resume``, and return the exit (status 130) to raise."""
+    there = sum((folder / job.name).exists() for job in jobs)
+    print(
+        printable(
+            f"bkref: stopped: {there} of {len(jobs)} games are in {folder} and kept; "
+            "the same command with --resume goes on"
+        ),
+        file=sys.stderr,
+    )
+    return typer.Exit(130)
 
 
 class _Left(Sequence[Job]):
