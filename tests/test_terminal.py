@@ -13,7 +13,7 @@ HEADERS = ("Bot", "Policy", "Games", "Win share", "95 % interval", "Mean score")
 
 
 def _printed() -> str:
-    made = table(*HEADERS, numbers=frozenset(HEADERS[2:]))
+    made = table(*HEADERS, numbers=frozenset(HEADERS[2:]), prose=HEADERS[:2])
     made.add_row("peer_alpha", POLICY, "12", "29.2%", "67.6% to 100.0%", "101.3")
     made.add_row("random", "random", "120", "70.8%", "0.0% to 32.4%", "98.0")
     out = io.StringIO()

@@ -40,7 +40,7 @@ def _header(b: Breakdown) -> Text:
 
 
 def _rulings(rulings: list[RulingUse]) -> Table:
-    table = table_of("Ruling", "Value", "Applied to", numbers=NUMBERS, title="Rulings")
+    table = table_of("Ruling", "Value", "Applied to", numbers=NUMBERS, prose=("Applied to",), title="Rulings")
     for r in rulings:
         value = f"{r.value} (default)" if r.default else r.value
         settled = printable(", ".join(f"{a.player}'s {a.card}" for a in r.applied_to)) or "-"
@@ -58,6 +58,7 @@ def _round(r: RoundScore) -> Table:
         "Wealth",
         "Carrots",
         numbers=NUMBERS,
+        prose=("Fief", "Resources"),
         title=f"Round {r.round} harvest (line {r.line})",
     )
     for i, (player, h) in enumerate(r.players.items()):
@@ -93,6 +94,7 @@ def parchments(player: str, s: PlayerScore) -> Table:
         "Rulings",
         "Carrots",
         numbers=NUMBERS,
+        prose=("Counted",),
         title=f"{printable(player)}'s parchments",
     )
     for row in s.parchments:

@@ -218,7 +218,7 @@ def hands_panel(state: State, seen_by: str | None) -> RenderableType:
         note = "hands are empty outside exploration"
     else:
         note = "a 2-player reserve is face down; one card joins the hand at each pick" if state.has_reserves else ""
-    out = table("player", "hand", "supply", "parchments")
+    out = table("player", "hand", "supply", "parchments", prose=("hand", "supply", "parchments"))
     for p in state.players:
         cards, size, reserve = hand_of(state, p, seen_by)
         hand = f"{size} cards" if cards is None else ", ".join(cards) or "-"

@@ -59,6 +59,7 @@ def players_table(state: State, seen_by: str | None = None) -> Table:
         "supply",
         "parchments",
         "carrots",
+        prose=("hand", "supply"),
         numbers=("squares", "parchments", "carrots"),
     )
     letters = seat_letters(state.players)
@@ -84,6 +85,7 @@ def harvest_table(state: State) -> Table:
         "wealth",
         "carrots",
         numbers=("strength", "carrots"),
+        prose=("fief",),
         title=f"harvest of round {state.harvests_done}",
     )
     for p in state.players:
@@ -118,6 +120,7 @@ def final_scores(state: State) -> Group:
         "parchments",
         "total",
         numbers=("total",),
+        prose=("parchments",),
         title="final scores (bkref score shows what each parchment counted)",
     )
     for p in final.ranking:

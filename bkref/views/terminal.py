@@ -49,13 +49,16 @@ def _width() -> int:
 def table(
     *columns: str,
     numbers: frozenset[str] | tuple[str, ...] = (),
+    prose: tuple[str, ...] = (),
     title: str | None = None,
 ) -> Table:
     """A table without outer borders; the columns named in ``numbers`` are right-aligned.
 
-    Numbers are never cut: their columns do not wrap, and when the table is wider than the
-    console the text columns (names, policies, prose) wrap at word boundaries, a word
-    longer than its column folded onto the next line.
+    Only the ``prose`` columns wrap their text at word boundaries (a word longer than its
+    column folded); the others hold short values and are laid out without wrapping, which
+    makes big tables much quicker to draw. A table that may hold long names (a bot's
+    policy) gives them as ``prose``: when it is wider than the console they wrap, and no
+    number or header is cut.
     """
     made = Table(
         title=title,
@@ -71,7 +74,7 @@ def table(
             name,
             justify="right" if name in numbers else "left",
             overflow="fold",
-            no_wrap=name in numbers,
+            no_wrap=name not in prose,
         )
     return made
 
