@@ -159,3 +159,21 @@ def test_a_real_process_prints_no_traceback(tmp_path: Path) -> None:
         f"{path}:1: F1 line 1 holds a NUL byte: this is a binary file, not a JSON-lines log",
         f"{tmp_path / 'nope.jsonl'}: F1 no such file",
     ]
+
+
+def test_an_unknown_field_says_the_rest_of_the_log_was_read_and_judged(bkref, tmp_path: Path) -> None:
+    path = tmp_path / "hand-written.jsonl"
+    lines = GAME.decode().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if '"type":"pick"' in line)
+    path.write_text("".join([*lines[:at], lines[at].replace('"keep"', '"keeps"', 1), *lines[at + 1 :]]))
+    result = bkref("validate", path)
+    assert result.exit_code == 2  # an unreadable line keeps the status of an unreadable log
+    assert f"{path}:{at + 1}: F1 the pick event has an unknown field 'keeps'" in result.stdout
+    verdict = re.fullmatch(
+        rf"{re.escape(str(path))}: unreadable, 1 problem \(F1\) reading it; "
+        r"the rest read and judged: (\d+) problems? \((.+)\)\n",
+        result.stderr,
+    )
+    assert verdict is not None, result.stderr
+    judged = [line for line in result.stdout.splitlines() if ": F1 " not in line]
+    assert int(verdict[1]) == len(judged) > 0

@@ -390,3 +390,13 @@ def test_bkref_moves_as_one_player_and_of_another_is_one_line(bkref) -> None:
     assert both.stderr == "bkref: error: --as bob lists only bob's moves; --player cid asks for another player's\n"
     same = bkref("moves", log, "--to", 3, "--as", "bob", "--player", "bob")
     assert same.stdout == bkref("moves", log, "--to", 3, "--as", "bob").stdout
+
+
+def test_the_worked_example_says_it_is_partial_and_what_accepts_it(bkref) -> None:
+    path = REPLAYS / "worked-example.jsonl"
+    said = path.read_text().split("\n", 2)[:2]
+    assert "a partial log" in said[0] and "`bkref validate --partial` accepts" in said[0] and "`bkref moves`" in said[1]
+    assert bkref("validate", path).exit_code == 1  # T1: it ends before round 2
+    accepted = bkref("validate", "--partial", path)
+    assert accepted.exit_code == 0 and "legal (23 events, stops before the deal of round 2)" in accepted.stderr
+    assert bkref("moves", path).exit_code == 0

@@ -153,7 +153,12 @@ def test_existing_files_are_kept_with_resume_replayed_with_force_and_else_refuse
     assert resumed.stderr == f"bkref: playing {game} again: it is not a legal, complete game\n"
     assert files(tmp_path) == before
     other = bkref(*args[:-2], "--deals", 4, "-o", tmp_path, "--resume")
-    assert other.exit_code == 2 and "is another tournament" in other.stderr
+    assert other.exit_code == 2 and other.stderr == (
+        f"bkref: error: {tmp_path / 'tournament.json'} is another tournament: --deals differs (it was 3, now 4); "
+        "--resume goes on only with the same one\n"
+    )
+    other = bkref(*args[:6], "r=greedy", *args[7:], "--resume")
+    assert "--bot differs (it was g=greedy r=random, now g=greedy r=greedy)" in other.stderr
     assert bkref(*args, "--force").exit_code == 0 and files(tmp_path) == before
 
 
@@ -443,3 +448,22 @@ def test_no_bot_process_is_given_a_deal_it_has_played(tmp_path: Path, players: i
     assert sum(map(len, seen)) == 3 * (players * (players - 1) + players)  # every baseline seat of every game
     assert all(len(hands) == len(set(hands)) for hands in seen)  # no process was dealt a hand twice
     assert len(seen) == players * players  # each seat: a process for each game of a deal it sits in
+
+
+def test_ctrl_c_says_how_many_games_are_kept_and_that_resume_goes_on(tmp_path: Path) -> None:
+    args = ["tournament", "--players", "3", "--bot", "g=greedy", "--bot", "r=random", "--deals", "12"]
+    folder = tmp_path / "stopped"
+    run = subprocess.Popen([*BKREF_COMMAND, *args, "-o", str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(folder.glob("game-*.jsonl"))) < 10:
+        time.sleep(0.005)
+    os.kill(run.pid, signal.SIGINT)
+    out, err = run.communicate()
+    kept = len(list(folder.glob("game-*.jsonl")))
+    assert 10 <= kept < 36, "the run was to be stopped halfway"
+    assert run.returncode == 130 and out == b""
+    assert err.decode() == (
+        f"bkref: stopped: {kept} of 36 games are in {folder} and kept; the same command with --resume goes on\n"
+    )
+    resumed = subprocess.run([*BKREF_COMMAND, *args, "-o", str(folder), "--resume"], capture_output=True, check=True)
+    assert resumed.stderr == b"" and len(list(folder.glob("game-*.jsonl"))) == 36

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import overload
 
 import msgspec
+import typer
 
 from bkref.bots.seats import BotOptions, fault_notes
 from bkref.bots.tournament import Job, run
@@ -139,6 +140,20 @@ def say_faults(path: Path, log: str, max_faults: int) -> None:
     meta = msgspec.json.decode(log[: log.index("\n")]).get("meta") or {}
     for note in fault_notes(meta.get("bots", {}), max_faults):
         print(printable(f"{path}: {note}"), file=sys.stderr)
+
+
+def stopped(folder: Path, jobs: Sequence[Job]) -> typer.Exit:
+    """After Ctrl-C stopped a run writing ``jobs`` into ``folder``: say how many of its games
+    are there, kept by ``--resume``, and return the exit (status 130) to raise."""
+    there = sum((folder / job.name).exists() for job in jobs)
+    print(
+        printable(
+            f"bkref: stopped: {there} of {len(jobs)} games are in {folder} and kept; "
+            "the same command with --resume goes on"
+        ),
+        file=sys.stderr,
+    )
+    return typer.Exit(130)
 
 
 class _Left(Sequence[Job]):

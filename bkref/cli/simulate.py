@@ -232,15 +232,18 @@ def simulate_games(
     """Play ``games`` games from ``game``'s seed on, in ``jobs`` processes, one file each in
     ``folder`` (``bkref.cli.games``: the tournament runner's, for one line-up)."""
     from bkref.bots.tournament import simulate_jobs
-    from bkref.cli.games import write_games
+    from bkref.cli.games import stopped, write_games
     from bkref.io.batch import Local
     from bkref.views.progress import progress
 
     planned = simulate_jobs(*game, games)
     kept = 0
-    with progress(games, "simulate") as advance:
-        for _, was_kept in write_games(planned, folder, Local(jobs), bots, mode):
-            kept += was_kept
-            advance()
+    try:
+        with progress(games, "simulate") as advance:
+            for _, was_kept in write_games(planned, folder, Local(jobs), bots, mode):
+                kept += was_kept
+                advance()
+    except KeyboardInterrupt:
+        raise stopped(folder, planned) from None
     before = f" ({kept} kept from before)" if kept else ""
     print(printable(f"wrote {games} games to {folder}{before}: {planned[0].name} to {planned[-1].name}"))

@@ -128,7 +128,7 @@ def tournament(
     from bkref.bots.tournament import check_policies, parse_bot, seed_deals
     from bkref.bots.tournament import schedule as schedule_of
     from bkref.cli.app import on_runner
-    from bkref.cli.games import make_folder, refuse_existing, write_games
+    from bkref.cli.games import make_folder, refuse_existing, stopped, write_games
     from bkref.io.diagnostics import printable
     from bkref.io.tournament import (
         TOURNAMENT_FILE,
@@ -183,15 +183,21 @@ def tournament(
         records: list[TournamentRecord] = []
         leader = Leader()
         ended: Ended = "deals"
-        with on_runner(jobs, dask, dask_timeout) as run, progress(len(planned), "tournament", noted=True) as advance:
-            games = write_games(planned, folder, run, options, mode)
-            for job, _ in games:
-                records.append(tournament_record(folder / job.name))
-                advance(leader.after(records[-1]))
-                if until_confident and len(records) % per_deal == 0 and confident(difference(records)):
-                    ended = "until-confident"
-                    games.close()
-                    break
+        try:
+            with (
+                on_runner(jobs, dask, dask_timeout) as run,
+                progress(len(planned), "tournament", noted=True) as advance,
+            ):
+                games = write_games(planned, folder, run, options, mode)
+                for job, _ in games:
+                    records.append(tournament_record(folder / job.name))
+                    advance(leader.after(records[-1]))
+                    if until_confident and len(records) % per_deal == 0 and confident(difference(records)):
+                        ended = "until-confident"
+                        games.close()
+                        break
+        except KeyboardInterrupt:
+            raise stopped(folder, planned) from None
         write_manifest(held, msgspec.structs.replace(manifest, ended=ended))
     except OptionError as error:
         raise fail(worded(error, players)) from None
@@ -255,8 +261,38 @@ def check_manifest(path: Path, manifest: Manifest, mode: Existing) -> None:
             held = msgspec.json.decode(path.read_bytes(), type=Manifest)
         except (OSError, msgspec.DecodeError, msgspec.ValidationError) as error:
             raise fail(f"{path}: cannot be read ({error}); --force plays the tournament again") from None
-        if msgspec.structs.replace(held, ended=None) != manifest:
-            raise fail(f"{path} is another tournament (other options): --resume goes on only with the same one")
+        differs = [
+            f"{_OPTION_OF[name]} differs (it was {_shown(getattr(held, name))}, now {_shown(getattr(manifest, name))})"
+            for name in manifest.__struct_fields__
+            if name != "ended" and getattr(held, name) != getattr(manifest, name)
+        ]
+        if differs:
+            raise fail(f"{path} is another tournament: {'; '.join(differs)}; --resume goes on only with the same one")
+
+
+_OPTION_OF = {
+    "format": "its format",
+    "players": "--players",
+    "schedule": "--schedule",
+    "bots": "--bot",
+    "candidate": "--candidate",
+    "deals": "--deals",
+    "seed": "--seed",
+    "decks": "--deck",
+    "until_confident": "--until-confident",
+}
+"""The option of ``bkref tournament`` that sets each field of a ``Manifest``."""
+
+
+def _shown(value: object) -> str:
+    """A manifest's value as the refusal quotes it: bots as NAME=POLICY, lists joined, None as 'none'."""
+    from bkref.io.diagnostics import printable
+
+    if isinstance(value, dict):
+        return printable(" ".join(f"{name}={policy}" for name, policy in value.items()))
+    if isinstance(value, list):
+        return printable(" ".join(str(v) for v in value))
+    return "none" if value is None else printable(str(value))
 
 
 def write_manifest(path: Path, manifest: Manifest) -> None:

@@ -25,14 +25,24 @@ from bkref.io.referee import Report
 
 
 def summary(report: Report) -> str:
-    """One line on a checked log: legal, illegal (with counts by rule) or unreadable."""
+    """One line on a checked log: legal, illegal (with counts by rule) or unreadable; an
+    unreadable log whose other lines were read and judged says so, and what they gave."""
     rules = report.rules
     if not rules:
         unfinished = "" if report.complete else f", stops {report.where}"
         return f"{printable(report.path)}: legal ({report.events} events{unfinished})"
-    by_rule = ", ".join(f"{rule} x{count}" if count > 1 else rule for rule, count in sorted(rules.items()))
-    verdict = "illegal" if report.status == EXIT_ILLEGAL else "unreadable"
-    return f"{printable(report.path)}: {verdict}, {count(rules.total(), 'problem')} ({by_rule})"
+    judged = Counter({rule: n for rule, n in rules.items() if rule != "F1"})
+    if report.status == EXIT_ILLEGAL or not judged:
+        verdict = "illegal" if report.status == EXIT_ILLEGAL else "unreadable"
+        return f"{printable(report.path)}: {verdict}, {_problems(rules)}"
+    unread = _problems(Counter({"F1": rules["F1"]}))
+    return f"{printable(report.path)}: unreadable, {unread} reading it; the rest read and judged: {_problems(judged)}"
+
+
+def _problems(rules: Counter[str]) -> str:
+    """``N problems (rules)``: how many, then how many of each rule."""
+    by_rule = ", ".join(f"{rule} x{n}" if n > 1 else rule for rule, n in sorted(rules.items()))
+    return f"{count(rules.total(), 'problem')} ({by_rule})"
 
 
 @dataclass

@@ -133,6 +133,7 @@ def _players(standings: Standings) -> Table:
         "Mean harvest",
         "Mean parchments",
         numbers=NUMBERS,
+        prose=("Player",),
         title="Players (a shared victory counts as a share of a win)",
     )
     for s in standings.players:
@@ -158,6 +159,7 @@ def _charts(standings: Standings) -> Table:
         "Player",
         "Wins",
         f"Score spread, {low} to {high} (min ─ ● mean ─ max)",
+        prose=("Player",),
         title="Wins and scores",
     )
     most = max(s.wins for s in standings.players)

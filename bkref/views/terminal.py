@@ -2,8 +2,8 @@
 
 On a terminal, output has colour (unless asked not to) and the terminal's width.
 Anywhere else (a pipe, a file, the tests) it is plain text without escape codes,
-``WIDTH`` columns wide and without trailing spaces, so the same log prints the same
-bytes on every machine.
+``COLUMNS`` (the environment variable) or else ``WIDTH`` columns wide and without
+trailing spaces, so the same log prints the same bytes on every machine.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def console(out: TextIO, *, no_color: bool = False) -> Console:
     color = tty and not no_color and not os.environ.get("NO_COLOR")
     return Console(
         file=out,
-        width=None if tty else WIDTH,
+        width=None if tty else _width(),
         color_system="auto" if color else None,
         force_terminal=tty,
         force_jupyter=False,
@@ -40,13 +40,25 @@ def console(out: TextIO, *, no_color: bool = False) -> Console:
     )
 
 
+def _width() -> int:
+    """``COLUMNS`` when it is a positive whole number, else ``WIDTH``."""
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) > 0 else WIDTH
+
+
 def table(
-    *columns: str, numbers: frozenset[str] | tuple[str, ...] = (), prose: tuple[str, ...] = (), title: str | None = None
+    *columns: str,
+    numbers: frozenset[str] | tuple[str, ...] = (),
+    prose: tuple[str, ...] = (),
+    title: str | None = None,
 ) -> Table:
     """A table without outer borders; the columns named in ``numbers`` are right-aligned.
 
-    Only the ``prose`` columns wrap their text at word boundaries; the others hold short
-    values and are laid out without wrapping, which makes big tables much quicker to draw.
+    Only the ``prose`` columns wrap their text at word boundaries (a word longer than its
+    column folded); the others hold short values and are laid out without wrapping, which
+    makes big tables much quicker to draw. A table that may hold long names (a bot's
+    policy) gives them as ``prose``: when it is wider than the console they wrap, and no
+    number or header is cut.
     """
     made = Table(
         title=title,
@@ -59,7 +71,10 @@ def table(
     )
     for name in columns:
         made.add_column(
-            name, justify="right" if name in numbers else "left", overflow="fold", no_wrap=name not in prose
+            name,
+            justify="right" if name in numbers else "left",
+            overflow="fold",
+            no_wrap=name not in prose,
         )
     return made
 

@@ -57,6 +57,7 @@ def _bots(standings: TournamentStandings) -> Group:
         "95 % interval",
         "Mean score",
         numbers=NUMBERS | {"95 % interval"},
+        prose=("Bot", "Policy"),
     )
     for b in standings.bots:
         made.add_row(
@@ -79,6 +80,7 @@ def _margins(standings: TournamentStandings) -> Group:
         "Mean margin",
         "95 % interval",
         numbers=NUMBERS | {"95 % interval"},
+        prose=("Bot",),
     )
     for b in standings.bots:
         made.add_row(printable(b.bot), str(b.deals), f"{b.mean_margin:+.1f}", interval(b.margin_interval))
