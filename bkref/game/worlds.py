@@ -22,7 +22,7 @@ import random
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from bkref.game.catalog import CARDS
+from bkref.game.catalog import CARDS, SKY_TOWERS
 
 if TYPE_CHECKING:
     from bkref.game.engine import State
@@ -33,15 +33,23 @@ def unseen(view: View) -> Counter[str]:
     """The cards ``view``'s player has not seen, with their copies: the game's cards less what the view shows."""
     shown: Counter[str] = Counter(view.hand)
     shown.update(view.parchments)
-    shown.update(square for square in view.owner if square in CARDS)
-    shown.update(card for card in view.buildings.values() if card in CARDS)
+    buildings = view.buildings
+    camped = {square for square, card in buildings.items() if CARDS[card].kind == "camp" if card in CARDS}
+    shown.update(square for square in view.owner if square in CARDS and square not in camped)  # a camp claims one
+    shown.update(card for card in buildings.values() if card in CARDS and card not in SKY_TOWERS)
+    shown["sky_tower"] += len(view.towers)  # a sky tower stands on two squares of ``buildings``
     for player in view.players:
         shown.update(view.supply(player))
-    for pick in view.picks.values():
-        if pick.player != view.player:  # the player's own kept cards are already in their hand or parchments
-            shown.update(card for card in pick.keep if card is not None)
-    revealed = view.revealed  # every parchment, once the 4th harvest is over
-    for player, cards in (revealed or {}).items():
+    picks = view.picks
+    revealed = len(picks) == len(view.players)  # revealed picks are played: on the board, in a supply
+    for pick in picks.values():
+        if pick.player == view.player:
+            shown.update(card for card in pick.discard or () if card is not None)
+            if not revealed:  # kept, not played yet
+                shown.update(card for card in pick.keep if card is not None)
+        else:  # a provisions card leaves no trace once played
+            shown.update(card for card in pick.keep if card is not None and CARDS[card].kind == "provisions")
+    for player, cards in (view.revealed or {}).items():  # every parchment, once the 4th harvest is over
         if player != view.player:
             shown.update(cards)
     pool: Counter[str] = Counter({card.id: card.copies for card in CARDS.values()})
@@ -52,7 +60,7 @@ def unseen(view: View) -> Counter[str]:
 def sample(view: View, rng: random.Random) -> State:
     """A full state consistent with ``view``: the live state's public part, the unseen cards
     dealt at random to every hidden place (see the module)."""
-    world = view._state.copy()  # noqa: SLF001 -- only its public fields are kept: every hidden one is dealt below
+    world = view._state.copy()  # its hidden fields are all dealt anew below
     me = view.player
     pool = sorted(unseen(view).elements())
     rng.shuffle(pool)
