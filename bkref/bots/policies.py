@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from bkref.bots.errors import OptionError, PolicyError, traceback_of
+from bkref.bots.mcts import mcts_policy
 from bkref.game.catalog import BASIC_RESOURCES, CARDS, CITY_STRENGTH, COPY_CARDS, SKY_TOWERS
 from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick
@@ -151,7 +152,7 @@ def greedy_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Ch
     return _greedy_end(view, moves, rng)  # type: ignore[arg-type]
 
 
-BUNDLED: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}
+BUNDLED: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy, "mcts": mcts_policy}
 
 
 def outlook(position: Position, player: str) -> Outlook:
