@@ -91,7 +91,7 @@ def rollout(world: State, rng: random.Random) -> State:
                 event = next(move for move in world.legal_moves() if not isinstance(move, Build))
         else:
             event = rng.choice(world.legal_moves())
-        world.play(event)  # type: ignore[arg-type]
+        world.play(event)
     return world
 
 

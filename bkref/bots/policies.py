@@ -401,13 +401,13 @@ def load(spec: str) -> Policy:
     >>> load("smart")
     Traceback (most recent call last):
     ...
-    bkref.bots.errors.OptionError: policy must be random, greedy, PKG.MODULE:FUNC or path/to/file.py:FUNC, not 'smart'
+    bkref.bots.errors.OptionError: policy must be random, greedy, mcts, PKG.MODULE:FUNC or path/to/file.py:FUNC, ...
     """
     if spec in BUNDLED:
         return BUNDLED[spec]
     where, colon, name = spec.rpartition(":")
     if not colon or not where or not name:
-        raise OptionError("policy", spec, "random, greedy, PKG.MODULE:FUNC or path/to/file.py:FUNC")
+        raise OptionError("policy", spec, "random, greedy, mcts, PKG.MODULE:FUNC or path/to/file.py:FUNC")
     try:
         if where.endswith(".py"):
             path = Path(where)
