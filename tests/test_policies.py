@@ -148,7 +148,9 @@ def test_load_finds_the_bundled_policies_by_name() -> None:
     with pytest.raises(OptionError) as raised:
         load("smart")
     assert (raised.value.parameter, raised.value.value) == ("policy", "smart")
-    assert str(raised.value) == "policy must be random, greedy, PKG.MODULE:FUNC or path/to/file.py:FUNC, not 'smart'"
+    assert (
+        str(raised.value) == "policy must be random, greedy, mcts, PKG.MODULE:FUNC or path/to/file.py:FUNC, not 'smart'"
+    )
 
 
 @pytest.mark.parametrize(

@@ -132,7 +132,7 @@ def test_a_wrong_expect_in_a_simulated_game_is_the_only_problem(tmp_path: Path) 
         (["--players", "3", "--seed", "-4"], "--seed must be a whole number from 0 up"),
         (
             ["--players", "3", "--seed", "1", "--policy", "clever"],
-            "--policy must be random, greedy, PKG.MODULE:FUNC or path/to/file.py:FUNC",
+            "--policy must be random, greedy, mcts, PKG.MODULE:FUNC or path/to/file.py:FUNC",
         ),
         (["--seed", "1"], "--players N is required"),
         (["--players", "2"], "--seed S is required"),

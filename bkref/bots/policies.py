@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from bkref.bots.errors import OptionError, PolicyError, traceback_of
+from bkref.bots.mcts import mcts_policy
 from bkref.game.catalog import BASIC_RESOURCES, CARDS, CITY_STRENGTH, COPY_CARDS, SKY_TOWERS
 from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick
@@ -151,7 +152,7 @@ def greedy_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Ch
     return _greedy_end(view, moves, rng)  # type: ignore[arg-type]
 
 
-BUNDLED: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}
+BUNDLED: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy, "mcts": mcts_policy}
 
 
 def outlook(position: Position, player: str) -> Outlook:
@@ -400,13 +401,13 @@ def load(spec: str) -> Policy:
     >>> load("smart")
     Traceback (most recent call last):
     ...
-    bkref.bots.errors.OptionError: policy must be random, greedy, PKG.MODULE:FUNC or path/to/file.py:FUNC, not 'smart'
+    bkref.bots.errors.OptionError: policy must be random, greedy, mcts, PKG.MODULE:FUNC or path/to/file.py:FUNC, ...
     """
     if spec in BUNDLED:
         return BUNDLED[spec]
     where, colon, name = spec.rpartition(":")
     if not colon or not where or not name:
-        raise OptionError("policy", spec, "random, greedy, PKG.MODULE:FUNC or path/to/file.py:FUNC")
+        raise OptionError("policy", spec, "random, greedy, mcts, PKG.MODULE:FUNC or path/to/file.py:FUNC")
     try:
         if where.endswith(".py"):
             path = Path(where)

@@ -43,6 +43,7 @@ def simulate(
             "--policy",
             metavar="POLICY",
             help="random (the default: any legal move), greedy (the move that raises the player's harvest most), "
+            "mcts (picks searched over worlds sampled from the player's view), "
             "PKG.MODULE:FUNC or path/to/file.py:FUNC (your own bot), or 'cmd:COMMAND ARGS...' (a bot program in any "
             "language, speaking bkbot/1); once for every seat, or once per seat.",
         ),

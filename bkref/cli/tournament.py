@@ -48,7 +48,7 @@ def tournament(
         typer.Option(
             "--bot",
             metavar="NAME=POLICY",
-            help="A bot: its name in the standings, and its policy (random, greedy, PKG.MODULE:FUNC, "
+            help="A bot: its name in the standings, and its policy (random, greedy, mcts, PKG.MODULE:FUNC, "
             "path/to/file.py:FUNC or 'cmd:COMMAND ARGS...'). Once per bot, in line-up order.",
             show_default=False,
         ),

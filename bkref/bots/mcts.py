@@ -1,0 +1,103 @@
+"""``mcts``: a search bot that plays from what its player knows (issue 46), an example of a
+search policy built on the library.
+
+Each pick is a determinized Monte Carlo tree search at the root (information-set MCTS one
+level deep, as OpenSpiel's IS-MCTS with a single decision node): every rollout samples a
+world consistent with the player's view (``View.sample``: the cards they have not seen dealt
+at random to every place they do not see), plays one of the legal picks on it, chosen by
+UCB1 over the picks' results so far, then plays the game to its end with the fast ``random``
+policy for every seat, and scores the player's final total less the best other total. The
+pick with the best mean wins; ties by the order of the moves. Construction, trading posts and
+copy choices are greedy's (``bkref.bots.policies.greedy_policy``): a one-step greedy places
+better than random rollouts can find within the budget.
+
+The budget is a number of rollouts per pick (``ROLLOUTS``, or ``mcts_with(rollouts)``), all
+drawn from the game's generator: the same seed gives the same game, byte for byte. It reads
+the game only through its view, so it never cheats.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+from bkref.game.events import Build, Pick
+
+if TYPE_CHECKING:
+    from bkref.bots.policies import Choice, Policy
+    from bkref.game.engine import State
+    from bkref.game.knowledge import View
+
+ROLLOUTS: Final = 200
+"""The rollouts of a pick by default: about 0.3 s a decision on one core."""
+
+_EXPLORE: Final = 0.5
+"""UCB1's exploration constant, for rewards scaled to about [-1, 1] (a margin of 100 points is 1)."""
+
+
+def mcts_with(rollouts: int) -> Policy:
+    """The ``mcts`` policy with ``rollouts`` rollouts a pick."""
+
+    def policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Choice:
+        return search(view, moves, rng, rollouts)
+
+    return policy
+
+
+def mcts_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Choice:
+    """``mcts``: picks searched over sampled worlds (see the module), everything else greedy's."""
+    return search(view, moves, rng, ROLLOUTS)
+
+
+def search(view: View, moves: Sequence[Choice], rng: random.Random, rollouts: int) -> Choice:
+    """The move of the search with ``rollouts`` rollouts (see the module)."""
+    from bkref.bots.policies import greedy_policy  # policies bundles this module's policy
+
+    if not isinstance(moves[0], Pick) or len(moves) == 1:
+        return greedy_policy(view, moves, rng)
+    visits = [0] * len(moves)
+    totals = [0.0] * len(moves)
+    for n in range(rollouts):
+        if n < len(moves):
+            chosen = n  # every pick once first
+        else:
+            log_n = math.log(n)
+            chosen = max(
+                range(len(moves)),
+                key=lambda i: totals[i] / visits[i] + _EXPLORE * math.sqrt(log_n / visits[i]),
+            )
+        world = view.sample(rng)
+        world.play(moves[chosen])  # type: ignore[arg-type]  # a Pick, legal in every world of the view
+        totals[chosen] += margin(rollout(world, rng), view.player)
+        visits[chosen] += 1
+    best = max(range(len(moves)), key=lambda i: (totals[i] / visits[i] if visits[i] else -math.inf, -i))
+    return moves[best]
+
+
+def rollout(world: State, rng: random.Random) -> State:
+    """``world`` played to the end of the game by ``random`` for every seat, in place."""
+    from bkref.bots.policies import random_build, random_pick
+
+    while world.phase != "over":
+        due = world.due()
+        event: object
+        if due.kind == "pick":
+            event = random_pick(world, due.players[0], rng)
+        elif due.kind == "build":
+            event = random_build(world, due.players, rng)
+            if event is None:  # construction closes with the harvest
+                event = next(move for move in world.legal_moves() if not isinstance(move, Build))
+        else:
+            event = rng.choice(world.legal_moves())
+        world.play(event)
+    return world
+
+
+def margin(world: State, player: str) -> float:
+    """``player``'s final total less the best other total, in hundreds of points."""
+    assert world.final is not None
+    totals = {p: score.total for p, score in world.final.players.items()}
+    mine = totals.pop(player)
+    return (mine - max(totals.values())) / 100
