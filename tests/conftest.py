@@ -40,7 +40,7 @@ BKREF_COMMAND = [sys.executable, "-P", "-m", "bkref"]
 """``bkref`` in a new process. ``-P`` leaves the checkout off the module path, so the bkref
 installed in this venv runs: the compiled core in ``.venv-compiled`` (CI, step 4)."""
 
-needs_shared = pytest.mark.skipif(not SAMPLES, reason="../shared/samples is not beside the project")
+needs_shared = pytest.mark.skipif(not SAMPLES, reason="the shared samples folder is not beside the project")
 
 
 class Result:

@@ -56,7 +56,7 @@ def encoded(state: State, player: str, events: list[Event]) -> tuple[bytes, byte
 # -- the rules shipped, and explain ----------------------------------------------------
 
 
-@pytest.mark.skipif(not (SHARED / "spec" / "RULES.md").exists(), reason="../shared/spec is missing")
+@pytest.mark.skipif(not (SHARED / "spec" / "RULES.md").exists(), reason="the shared spec folder is missing")
 def test_the_shipped_rules_are_the_spec() -> None:
     assert (ROOT / "bkref" / "data" / "RULES.md").read_text() == (SHARED / "spec" / "RULES.md").read_text()
 
