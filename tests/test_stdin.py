@@ -125,7 +125,7 @@ def test_validate_shows_a_problem_while_the_game_is_still_being_written() -> Non
 
 
 def test_the_readme_tail_command_checks_a_game_being_written_from_its_first_line(tmp_path: Path) -> None:
-    """The README's ``tail … | bkref validate --partial -`` on a game past ten lines: the line
+    """The manual's ``tail … | bkref validate --partial -`` on a game past ten lines: the line
     appended last is found at its own line number (plain ``tail -f`` sent only the last ten
     lines, and the first of them was an F1 at line 1)."""
     command = re.search(r"`(tail [^`]*game\.jsonl \| bkref validate --partial -)`", manual_text())
