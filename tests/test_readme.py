@@ -108,4 +108,4 @@ def test_every_page_of_the_manual_is_in_its_navigation() -> None:
 
 
 def test_nothing_in_the_manual_points_outside_the_project() -> None:
-    assert "../shared" not in MANUAL
+    assert not re.search(r"\.\./shared", MANUAL)  # the specs beside the project are not part of it
