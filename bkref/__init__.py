@@ -1,6 +1,6 @@
 """bkref: the referee and replay tool for Bunny Kingdom game logs (``bkref/1``).
 
-The public API is the names below (``bkref.__all__``); the README's "Using bkref from
+The public API is the names below (``bkref.__all__``); the manual's "Using bkref from
 Python" shows them at work. Where things are: the rules are pure and apart from any
 I/O in ``bkref.game`` (``engine.State`` is the game, ``state.play(event)`` applies one
 event and returns the rules it broke, ``moves`` lists the legal moves); ``bkref.io``

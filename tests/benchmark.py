@@ -5,8 +5,8 @@ It makes a fixed, seeded set of games with ``bkref simulate`` (N games for each 
 target (issues 6 and 15):
 
 - validate throughput in one process, in games/s and events/s (logs already on disk),
-  and the same again for the compiled core when ``.venv-compiled`` holds it (README,
-  Development), each beside its build's targets;
+  and the same again for the compiled core when ``.venv-compiled`` holds it (docs/development.md),
+  each beside its build's targets;
 - the same through ``bkref validate -j 2``'s code path, in two processes;
 - standings throughput (the records, the aggregates and the JSON), and standings/validate;
 - the time to only decode the same bytes with msgspec, and validate/decode;
@@ -730,7 +730,7 @@ def main() -> None:
                     check=True,
                 )
             else:
-                print("compiled core: not measured (build it into .venv-compiled: README, Development)")
+                print("compiled core: not measured (build it into .venv-compiled: docs/development.md)")
             selfplay_memory(args.games * 5 // 2, Path(tmp))
         return
     if args.knowledge:
@@ -762,7 +762,7 @@ def main() -> None:
                 [*commands["compiled"], "--throughput", tmp, "--repeat", str(args.repeat)], cwd=ROOT, check=True
             )
         else:
-            print("\ncompiled core: not measured (build it into .venv-compiled: README, Development)")
+            print("\ncompiled core: not measured (build it into .venv-compiled: docs/development.md)")
         if args.instructions:
             instruction_figures(commands, Path(tmp))
 

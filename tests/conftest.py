@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
+import re
 import signal
 import sys
 from collections.abc import Iterator
@@ -34,13 +35,26 @@ collect_ignore = ["dask_held.py"]
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
 SHARED = ROOT.parent / "shared"
+
+
+def manual_pages() -> list[Path]:
+    """The README and the manual's pages, in the order of the site's navigation (mkdocs.yml)."""
+    nav = re.findall(r": ([\w-]+\.md)$", (ROOT / "mkdocs.yml").read_text(), re.MULTILINE)
+    return [ROOT / "README.md", *(ROOT / "docs" / page for page in nav)]
+
+
+def manual_text() -> str:
+    """The README and every page of the manual, one after the other."""
+    return "\n".join(page.read_text(encoding="utf-8") for page in manual_pages())
+
+
 SAMPLES = sorted((SHARED / "samples").glob("*/*.jsonl"))
 
 BKREF_COMMAND = [sys.executable, "-P", "-m", "bkref"]
 """``bkref`` in a new process. ``-P`` leaves the checkout off the module path, so the bkref
 installed in this venv runs: the compiled core in ``.venv-compiled`` (CI, step 4)."""
 
-needs_shared = pytest.mark.skipif(not SAMPLES, reason="../shared/samples is not beside the project")
+needs_shared = pytest.mark.skipif(not SAMPLES, reason="the shared samples folder is not beside the project")
 
 
 class Result:

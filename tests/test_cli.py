@@ -185,9 +185,15 @@ def test_the_command_that_runs_alone_behaves_as_in_the_whole_app(name: str, rest
 
 
 def test_the_command_list_gives_each_command_a_whole_summary(bkref) -> None:
-    listed = bkref("--help").stdout.split("Commands:\n")[1].splitlines()
+    listed = bkref("--help").stdout.split("Commands:\n")[1].split("\n\n")[0].splitlines()  # then "Manual: ..."
     assert len(listed) == len(commands()) - 1
     assert all(line.endswith(".") and not line.endswith("...") for line in listed), listed
+
+
+@pytest.mark.parametrize("name", sorted(commands()))
+def test_each_help_names_its_page_of_the_manual(bkref, name: str) -> None:
+    pages = re.findall(r"^  Manual: .*?(docs/[\w-]+\.md)", bkref(*([name] if name else []), "--help").stdout, re.M)
+    assert len(pages) == 1 and (ROOT / pages[0]).is_file()
 
 
 def test_required_options_are_marked(bkref) -> None:

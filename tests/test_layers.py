@@ -1,6 +1,6 @@
 """The package's imports: no cycle among bkref's modules, and no import up the layers.
 
-The layers, bottom up (README, Project layout): ``bkref.data``, then ``bkref.game`` (the
+The layers, bottom up (docs/architecture.md): ``bkref.data``, then ``bkref.game`` (the
 rules, no I/O), ``bkref.io``, then ``bkref.views`` and ``bkref.bots`` (neither imports
 the other), then ``bkref.cli``; ``bkref`` itself (its lazy names) reads game and io, and
 ``bkref.__main__`` runs the cli. Every import counts: at the top of a module, inside a

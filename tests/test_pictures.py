@@ -188,10 +188,12 @@ def test_bad_usage_is_one_line(bkref, args: list[str], message: str) -> None:
 
 
 def test_the_readme_picture_is_the_commands_output(bkref) -> None:
-    """docs/4p-round-3.svg, shown in the README, is what the README's command writes."""
+    """docs/4p-round-3.svg, shown in the README and the manual, is what their command writes."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    replays = (ROOT / "docs" / "replays.md").read_text(encoding="utf-8")
     command = "bkref replay replays/4p-ann-bob-cid-dee.jsonl --round 3 --svg docs/4p-round-3.svg"
     assert command in readme and "](docs/4p-round-3.svg)" in readme
+    assert command in replays and "](4p-round-3.svg)" in replays
     shown = bkref(*command.split()[1:-1], "-").stdout
     assert (ROOT / "docs" / "4p-round-3.svg").read_text(encoding="utf-8") == shown
 

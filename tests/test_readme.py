@@ -1,4 +1,5 @@
-"""The README's Python examples run as written (doctest), from the project's folder."""
+"""The examples of the README and of every page of the manual (docs/) run as written, from the
+project's folder: Python blocks as doctests, ``$ command`` transcripts in a shell."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, manual_pages, manual_text
 
-BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.DOTALL)
+MANUAL = manual_text()
+BLOCKS = re.findall(r"```python\n(.*?)```", MANUAL, re.DOTALL)
 
 
 def test_the_readme_has_python_examples() -> None:
@@ -21,13 +23,13 @@ def test_the_readme_has_python_examples() -> None:
 
 
 def test_the_readme_python_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The blocks share one namespace, as in one interpreter session, in README order."""
+    """The blocks share one namespace, as in one interpreter session, in the manual's order."""
     monkeypatch.chdir(ROOT)
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     globs: dict[str, object] = {}
     for number, block in enumerate(BLOCKS, start=1):
-        test = parser.get_doctest(block, globs, f"README.md python block {number}", "README.md", 0)
+        test = parser.get_doctest(block, globs, f"manual python block {number}", "docs", 0)
         runner.run(test, clear_globs=False)
         globs = test.globs
     failed, attempted = runner.summarize(verbose=False)
@@ -52,7 +54,7 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
 
 TRANSCRIPTS = [
     block
-    for language, block in fenced_blocks((ROOT / "README.md").read_text())
+    for language, block in fenced_blocks(MANUAL)
     if not language and block.startswith("$ ") and "--games" not in block  # a hundred games: too slow here
 ]
 
@@ -96,3 +98,14 @@ def test_the_readme_transcripts_print_what_they_show(tmp_path, block: str) -> No
         after = shown[cut + 1 :]
         assert printed[:cut] == shown[:cut]
         assert printed[len(printed) - len(after) :] == after
+
+
+def test_every_page_of_the_manual_is_in_its_navigation() -> None:
+    """A page left out of mkdocs.yml would be neither built into the site's menu nor tested here."""
+    pages = {path.name for path in manual_pages()[1:]}
+    assert pages == {path.name for path in (ROOT / "docs").glob("*.md")}
+    assert len(pages) >= 18
+
+
+def test_nothing_in_the_manual_points_outside_the_project() -> None:
+    assert not re.search(r"\.\./shared", MANUAL)  # the specs beside the project are not part of it

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 import bkref
 from bkref.cli import app
-from tests.conftest import BKREF_COMMAND, REPLAYS, ROOT
+from tests.conftest import BKREF_COMMAND, REPLAYS, ROOT, manual_text
 
 BUNDLED = sorted(REPLAYS.rglob("*.jsonl"))
 
@@ -125,12 +125,11 @@ def test_validate_shows_a_problem_while_the_game_is_still_being_written() -> Non
 
 
 def test_the_readme_tail_command_checks_a_game_being_written_from_its_first_line(tmp_path: Path) -> None:
-    """The README's ``tail … | bkref validate --partial -`` on a game past ten lines: the line
+    """The manual's ``tail … | bkref validate --partial -`` on a game past ten lines: the line
     appended last is found at its own line number (plain ``tail -f`` sent only the last ten
     lines, and the first of them was an F1 at line 1)."""
-    readme = (ROOT / "README.md").read_text()
-    command = re.search(r"`(tail [^`]*game\.jsonl \| bkref validate --partial -)`", readme)
-    assert command, "the README shows the tail command"
+    command = re.search(r"`(tail [^`]*game\.jsonl \| bkref validate --partial -)`", manual_text())
+    assert command, "the manual shows the tail command"
     game = tmp_path / "game.jsonl"
     lines = (REPLAYS / "3p-ann-bob-cid.jsonl").read_bytes().splitlines(keepends=True)[:30]
     game.write_bytes(b"".join(lines))

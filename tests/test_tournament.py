@@ -90,7 +90,7 @@ def candidate_schedule(
 @pytest.fixture(scope="module")
 def cup(tmp_path_factory) -> Path:
     """greedy (the candidate, ``new``) against random (``old``), 2 players, 12 deals: 36 games,
-    played by the runner as ``bkref tournament`` plays them (the README's example)."""
+    played by the runner as ``bkref tournament`` plays them (the manual's example)."""
     folder = tmp_path_factory.mktemp("cup")
     jobs = schedule("candidate", 2, [Bot("new", "greedy"), Bot("old", "random")], seed_deals(1, 12), "new")
     for job, log in run(jobs, Local()):

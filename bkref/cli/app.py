@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 app = typer.Typer(
     name="bkref",
     help="Referee and replay tool for Bunny Kingdom game logs (bkref/1).",
+    epilog="Manual: README.md and docs/ (docs/getting-started.md first).",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -162,7 +163,7 @@ BotLogsOption = Annotated[
     typer.Option(
         "--bot-logs",
         metavar="DIR",
-        help="Keep each bot program's standard error: a file per seat, bot and process (see the README).",
+        help="Keep each bot program's standard error: a file per seat, bot and process (see docs/bots.md).",
     ),
 ]
 

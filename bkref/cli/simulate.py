@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from bkref.cli.games import Existing
 
 
-@app.command(short_help="Play legal games from a seed and write their logs.")
+@app.command(short_help="Play legal games from a seed and write their logs.", epilog="Manual: docs/simulating.md")
 def simulate(
     players: Annotated[str | None, typer.Option("--players", metavar="N", help="2, 3 or 4 players (required).")] = None,
     seed: Annotated[

@@ -18,7 +18,7 @@ class StandingsFormat(StrEnum):
     json = "json"
 
 
-@app.command(short_help="Who won many games, by player, seat and parchment.")
+@app.command(short_help="Who won many games, by player, seat and parchment.", epilog="Manual: docs/standings.md")
 def standings(
     paths: Annotated[
         list[Path],

@@ -443,7 +443,7 @@ def difference(records: Sequence[TournamentRecord], include_illegal: bool = Fals
 def confident(found: Difference | None) -> bool:
     """Whether the candidate's paired difference ``found`` is confident: its 95 % interval
     excludes 0, over ``MIN_DEALS`` deals or more. (Asking after every deal and stopping at
-    the first yes makes a wrong yes likelier than 5 %: see the README.)
+    the first yes makes a wrong yes likelier than 5 %: see docs/tournaments.md.)
 
     >>> confident(Difference("new", "control", 12, 3.0, Interval(0.5, 5.5)))
     True
