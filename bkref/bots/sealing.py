@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import functools
 import os
 import resource
@@ -102,11 +103,15 @@ class Seal(msgspec.Struct, frozen=True):
     limits: Limits = Limits()
 
     def command(self, command: Sequence[str]) -> list[str]:
-        """The command line that runs ``command`` as this seal says (itself, unsealed)."""
+        """The command line that runs ``command`` as this seal says (itself, unsealed); sealed,
+        ``OSError`` as ``exec`` would give when its program is not found or not executable."""
         if not self.sealed or unsealed_why() is not None:
             return list(command)
         here = os.getcwd()
         argv = [os.path.join(here, arg) if _names_a_file(arg, n == 0) else arg for n, arg in enumerate(command)]
+        if argv and shutil.which(argv[0]) is None:  # as starting it unsealed says, not bwrap's status 1
+            error = errno.EACCES if os.path.exists(argv[0]) else errno.ENOENT
+            raise OSError(error, os.strerror(error), argv[0])
         env = [arg for name in PASSED if name in os.environ for arg in ("--setenv", name, os.environ[name])]
         own: list[str] = []  # the folders of the files it names, seen where they lie (under /tmp too)
         for folder in sorted({arg if os.path.isdir(arg) else os.path.dirname(arg) for arg in argv if _is_path(arg)}):
