@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from bkref.game.events import Build, Event, Game
-from bkref.io.schema import log_schema
+from bkref.io.schema import SCHEMAS, Schema
 from tests.conftest import REPLAYS, ROOT, SAMPLES
 
 SCHEMA_FILE = ROOT / "schemas" / "bkref-1.schema.json"
@@ -41,8 +41,16 @@ def test_strict_decoding_rejects(line: bytes) -> None:
         decode(line)
 
 
-def test_committed_schema_is_what_the_types_generate() -> None:
-    assert SCHEMA_FILE.read_text() == log_schema(), "run `bkref schema -o schemas/bkref-1.schema.json`"
+@pytest.mark.parametrize("schema", SCHEMAS, ids=lambda s: s.file)
+def test_each_committed_schema_is_what_the_types_generate(schema: Schema) -> None:
+    committed = (ROOT / "schemas" / schema.file).read_text()
+    assert committed == schema.text(), f"run `bkref schema {schema.option} -o schemas/{schema.file}`"
+
+
+def test_every_schema_of_the_folder_is_in_the_table() -> None:
+    """The bot protocol's, beside the table, is checked by tests/test_bots.py."""
+    files = {path.name for path in (ROOT / "schemas").iterdir()}
+    assert files == {s.file for s in SCHEMAS} | {"bkbot-1.schema.json"}
 
 
 def test_bkref_schema_prints_the_schema_or_writes_it_with_o(bkref, tmp_path, monkeypatch) -> None:

@@ -5,9 +5,6 @@ the events edited alike, and the game replayed) and check that the player's view
 seen events stay the same bytes; the completeness tests check that everything public is
 in them. What a player knows is worked out here from the rules on their own (``Model``),
 not from ``bkref.game.knowledge``, so that a leak there cannot hide itself.
-
-Run ``python -m tests.test_knowledge`` to rewrite the view and seen-event schemas in
-``schemas/`` after changing their types.
 """
 
 from __future__ import annotations
@@ -32,7 +29,6 @@ from bkref.game.catalog import CARDS
 from bkref.game.engine import HAND_SIZE, State
 from bkref.game.events import Build, Deal, Draw, End, Event, Game, Harvest, Pick
 from bkref.game.knowledge import Seer, View, seen_events, view
-from bkref.io.schema import seen_schema, view_schema
 from tests.conftest import REPLAYS, ROOT, SHARED
 from tests.test_properties import BOUNDED
 
@@ -534,11 +530,6 @@ def test_the_manual_documents_every_field_of_the_view() -> None:
 # -- the schemas ------------------------------------------------------------------------
 
 
-def test_the_committed_view_and_seen_schemas_are_what_the_types_generate() -> None:
-    assert VIEW_SCHEMA.read_text() == view_schema(), "run: python -m tests.test_knowledge"
-    assert SEEN_SCHEMA.read_text() == seen_schema(), "run: python -m tests.test_knowledge"
-
-
 def test_every_seen_event_of_a_replay_is_valid_by_the_schema() -> None:
     validator = jsonschema.Draft202012Validator(json.loads(SEEN_SCHEMA.read_text()))
     events = events_of(BUNDLED[0])
@@ -546,8 +537,3 @@ def test_every_seen_event_of_a_replay_is_valid_by_the_schema() -> None:
         for seen in seen_events(events, player):
             validator.validate(msgspec.to_builtins(seen))
     assert not validator.is_valid({"type": "pick", "round": 1, "turn": 1, "player": "ann", "keep": ["nope"]})
-
-
-if __name__ == "__main__":
-    VIEW_SCHEMA.write_text(view_schema())
-    SEEN_SCHEMA.write_text(seen_schema())

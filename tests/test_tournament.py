@@ -28,7 +28,6 @@ from bkref.bots.tournament import Bot, run, schedule, seed_deals
 from bkref.io.batch import Local
 from bkref.io.intervals import mean_interval, t_quantile, wilson
 from bkref.io.referee import check
-from bkref.io.schema import tournament_schema
 from bkref.io.standings import game_record
 from bkref.io.tournament import (
     CSV_HEADER,
@@ -331,7 +330,6 @@ def test_the_report_keeps_the_game_events_meta() -> None:
 
 
 def test_the_json_follows_the_committed_schema(bkref, cup: Path) -> None:
-    assert SCHEMA.read_text() == tournament_schema(), f"run `bkref schema --tournament -o {SCHEMA.relative_to(ROOT)}`"
     result = bkref("standings", "--format", "json", cup)
     jsonschema.validate(json.loads(result.stdout), json.loads(SCHEMA.read_text()))
     assert bkref("schema", "--tournament").stdout == SCHEMA.read_text()

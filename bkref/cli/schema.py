@@ -45,14 +45,8 @@ def schema(
     from bkref.game.words import joined
     from bkref.io import schema as schemas
 
-    chosen = {
-        "--score": (score, schemas.score_schema),
-        "--standings": (standings, schemas.standings_schema),
-        "--tournament": (tournament, schemas.tournament_schema),
-        "--view": (view, schemas.view_schema),
-        "--seen": (seen, schemas.seen_schema),
-    }
-    given = [name for name, (on, _) in chosen.items() if on]
+    chosen = {"--score": score, "--standings": standings, "--tournament": tournament, "--view": view, "--seen": seen}
+    given = [name for name, on in chosen.items() if on]
     if len(given) > 1:
         raise fail(f"{joined(given)} are different schemas: give one")
-    write_output(chosen[given[0]][1]() if given else schemas.log_schema(), output)
+    write_output(schemas.schema_of(given[0] if given else "").text(), output)
