@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from bkref.bots import program as programs
 from bkref.bots.engine import Engine
 from bkref.bots.program import BotFault
 from bkref.bots.protocol import protocol_schema
-from bkref.bots.sealing import Seal
+from bkref.bots.sealing import Seal, unsealed_why
 from bkref.bots.seats import BotOptions
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.bots.tournament import run, simulate_jobs
@@ -152,6 +153,54 @@ def test_each_fault_kind_is_recorded_and_the_fallback_plays_the_game_out(folder:
     told = [m for m in received if m["type"] == "fault"]
     assert all(validator.is_valid(m) for m in received)
     assert [m["kind"] for m in told] == faults(events)[: len(told)] and (told or kind == "exit")
+
+
+SPY = (  # a bot that looks for other bots' files (LOOKED), then plays as the random example does
+    "import json, os, runpy, sys\n"
+    "found = {}\n"
+    "for path in LOOKED:\n"
+    "    try:\n"
+    "        found[path] = sorted(os.listdir(path)) if os.path.isdir(path) else open(path).read()\n"
+    "    except OSError as error:\n"
+    "        found[path] = error.strerror\n"
+    "print(json.dumps(found), file=sys.stderr, flush=True)\n"
+    "sys.argv = sys.argv[1:2]\n"
+    "runpy.run_path(sys.argv[0], run_name='__main__')\n"
+)
+
+
+@pytest.mark.skipif(unsealed_why() is not None, reason=f"bots cannot be sealed here: {unsealed_why()}")
+def test_a_sealed_bot_sees_no_file_of_another_bot(tmp_path: Path) -> None:
+    """Attack: a bot reads the program of a bot kept in the same folder as itself, and the
+    program and the model of a bot in a folder of its own (outside ``/tmp``, which is the
+    bot's own anyway). Sealed, it finds none of them, and still plays its games; unsealed
+    (``--unsealed``: trusted bots), it reads them all."""
+    example = ROOT / "examples" / "bots" / "random_bot.py"
+    with tempfile.TemporaryDirectory(dir="/var/tmp") as place:
+        mine, theirs = Path(place) / "mine", Path(place) / "theirs"
+        mine.mkdir()
+        theirs.mkdir()
+        shutil.copy(example, mine / "neighbour.py")
+        shutil.copy(example, theirs / "main.py")
+        (theirs / "model.bin").write_text("weights")
+        looked = [str(mine / "neighbour.py"), str(theirs / "main.py"), str(theirs / "model.bin"), str(theirs)]
+        (mine / "spy.py").write_text(SPY.replace("LOOKED", repr(looked)))
+        spy = f"s=cmd:{sys.executable} {mine / 'spy.py'} {example}"
+        found = []
+        for sealed in ([], ["--unsealed"]):
+            args = ["tournament", "--players", "3", "--bot", spy, "--deals", "1", *sealed]
+            args += ["--bot", f"n=cmd:{sys.executable} {mine / 'neighbour.py'}"]
+            args += ["--bot", f"t=cmd:{sys.executable} {theirs / 'main.py'}"]
+            logs = tmp_path / f"logs{len(sealed)}"
+            args += ["-o", str(tmp_path / f"t{len(sealed)}"), "--bot-logs", str(logs)]
+            made = subprocess.run([*BKREF_COMMAND, *args], capture_output=True, text=True)
+            assert made.returncode == 0, made.stderr
+            first = sorted(logs.glob("*-s-*.log"))[0].read_text().splitlines()[0]
+            found.append(json.loads(first))
+    nothing = ("Permission denied", "No such file or directory", "", [])  # hidden, or an empty folder
+    assert {path: found[0][path] for path in looked if found[0][path] not in nothing} == {}
+    program = example.read_text()
+    assert found[1] == dict(zip(looked, [program, program, "weights", ["main.py", "model.bin"]]))
 
 
 @pytest.mark.parametrize(("body", "kind"), FAULTS)

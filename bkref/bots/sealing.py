@@ -10,8 +10,9 @@ A bot is a stranger's program. Where the machine allows it (Linux, with bubblewr
 - on the machine's file system read-only, so that its own files (its program, a model, a
   book) are read where they lie (the folder of each file its command names is seen even
   under ``/tmp``, which is otherwise its own); but with the folders the run writes (its games, the
-  bots' logs) and the logs it deals decks from (``--deck``) out of sight, each an empty
-  folder (or file) in its view; in a private, empty working folder (``/tmp/bot``, also
+  bots' logs), the logs it deals decks from (``--deck``) and the other bots' files (``bots``:
+  the folder of each file another bot's command names, or the file alone beside this bot's
+  own) out of sight, each an empty folder (or file) in its view; in a private, empty working folder (``/tmp/bot``, also
   ``$HOME`` and ``$TMPDIR``) on a private ``/tmp`` of ``file_mb`` at most, gone with the
   process: a bot keeps no notes from one process to the next;
 - with a clean environment (``PASSED``: ``PATH``, the locale and the time zone; ``HOME``
@@ -101,27 +102,36 @@ class Seal(msgspec.Struct, frozen=True):
     network: bool = False
     hidden: tuple[str, ...] = ()
     limits: Limits = Limits()
+    bots: tuple[tuple[str, ...], ...] = ()
+    """The commands of every bot program of the run: each bot's files are hidden from the others."""
 
     def command(self, command: Sequence[str]) -> list[str]:
         """The command line that runs ``command`` as this seal says (itself, unsealed); sealed,
         ``OSError`` as ``exec`` would give when its program is not found or not executable."""
         if not self.sealed or unsealed_why() is not None:
             return list(command)
-        here = os.getcwd()
-        argv = [os.path.join(here, arg) if _names_a_file(arg, n == 0) else arg for n, arg in enumerate(command)]
+        argv = _absolute(command)
         if argv and shutil.which(argv[0]) is None:  # as starting it unsealed says, not bwrap's status 1
             error = errno.EACCES if os.path.exists(argv[0]) else errno.ENOENT
             raise OSError(error, os.strerror(error), argv[0])
         env = [arg for name in PASSED if name in os.environ for arg in ("--setenv", name, os.environ[name])]
+        mine = {arg for arg in argv if _is_path(arg)} | {shutil.which(argv[0]) or argv[0]}
         own: list[str] = []  # the folders of the files it names, seen where they lie (under /tmp too)
-        for folder in sorted({arg if os.path.isdir(arg) else os.path.dirname(arg) for arg in argv if _is_path(arg)}):
+        for folder in sorted({arg if os.path.isdir(arg) else os.path.dirname(arg) for arg in mine if _is_path(arg)}):
             own += ["--ro-bind", folder, folder]
+        hidden = {os.path.abspath(p) for p in self.hidden}
+        theirs = {path for other in self.bots for path in _bot_files(_absolute(other))} - mine
         hide: list[str] = []
-        for path in sorted({os.path.abspath(p) for p in self.hidden}):
-            if os.path.isdir(path):
-                hide += ["--tmpfs", path]
-            elif os.path.exists(path):
-                hide += ["--ro-bind", "/dev/null", path]
+        for path in sorted(hidden | theirs):  # another bot's files: the folder of each, or the file alone
+            folder = path if path in hidden or os.path.isdir(path) else os.path.dirname(path)
+            if any(_within(m, folder) for m in mine):  # beside this bot's own files
+                folder = path
+            if any(_within(m, folder) for m in mine):
+                continue
+            if os.path.isdir(folder):
+                hide += ["--tmpfs", folder]
+            elif os.path.exists(folder):
+                hide += ["--ro-bind", "/dev/null", folder]
         return [
             *_bwrap(self.network),
             *("--size", str(self.limits.file_mb * MIB), "--tmpfs", "/tmp"),
@@ -155,6 +165,27 @@ class Seal(msgspec.Struct, frozen=True):
                     resource.setrlimit(kind, (value if hard == resource.RLIM_INFINITY else min(value, hard), hard))
 
         return start
+
+
+def _absolute(command: Sequence[str]) -> list[str]:
+    """``command`` with the relative paths of files bkref sees made absolute."""
+    here = os.getcwd()
+    return [os.path.join(here, arg) if _names_a_file(arg, n == 0) else arg for n, arg in enumerate(command)]
+
+
+def _bot_files(argv: list[str]) -> list[str]:
+    """The files and folders of a bot that ``argv`` names: its arguments', and its program's
+    unless found on the ``PATH`` (an interpreter, shared by every bot)."""
+    path = os.environ.get("PATH", "").split(os.pathsep)
+    named = [arg for arg in argv[1:] if _is_path(arg)]
+    if argv and _is_path(argv[0]) and os.path.dirname(argv[0]) not in path:
+        named.append(argv[0])
+    return named
+
+
+def _within(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or in it."""
+    return (path + os.sep).startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _names_a_file(arg: str, program: bool) -> bool:

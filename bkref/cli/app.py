@@ -197,14 +197,17 @@ def bot_options(
     logs: str | None,
     seal: tuple[bool, bool, list[str] | None],
     hidden: list[str],
-    programs: bool,
+    policies: list[str],
 ) -> BotOptions:
     """The bot programs' options of ``simulate`` and ``tournament``: ``seal`` is ``--unsealed``,
     ``--bot-network`` and ``--bot-limit``; ``hidden``, the paths no bot may see (the run's
-    output, its logs, its decks). With bot ``programs`` that cannot be sealed here, one
-    warning line says so (bkref runs them unsealed); ``fail`` on a limit it cannot read."""
+    output, its logs, its decks); each bot program of ``policies`` does not see the others'
+    files. With bot programs that cannot be sealed here, one warning line says so (bkref
+    runs them unsealed); ``fail`` on a limit it cannot read."""
     from bkref.bots.sealing import Limits, Seal, parse_limit, unsealed_why
-    from bkref.bots.seats import BotOptions
+    from bkref.bots.seats import BotOptions, command_of, is_program
+
+    programs = tuple(tuple(command_of(spec)) for spec in dict.fromkeys(policies) if is_program(spec))
 
     unsealed, network, limits = seal
     within = Limits()
@@ -216,7 +219,7 @@ def bot_options(
     if programs and not unsealed and (why := unsealed_why()) is not None:
         print(f"bkref: warning: bot programs run unsealed: {why}; --unsealed runs trusted bots so", file=sys.stderr)
     paths = tuple(os.path.abspath(path) for path in [*hidden, *([logs] if logs else [])])
-    return BotOptions(ms, max_faults, logs, Seal(not unsealed, network, paths, within))
+    return BotOptions(ms, max_faults, logs, Seal(not unsealed, network, paths, within, programs))
 
 
 DebugOption = Annotated[

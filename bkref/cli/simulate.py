@@ -105,7 +105,7 @@ def simulate(
     --policy 'cmd:COMMAND ARGS...', speaking bkbot/1 (BOT-PROTOCOL.md).
     """
     from bkref.bots.errors import OptionError, PolicyError
-    from bkref.bots.seats import check_programs, fault_notes, is_program
+    from bkref.bots.seats import check_programs, fault_notes
     from bkref.bots.simulate import simulate, to_jsonl
     from bkref.game.events import Game
 
@@ -119,7 +119,7 @@ def simulate(
             make_folder(Path(bot_logs))
         hidden = [output] if games is not None else []  # a run's games; one game's file is written at its end
         seal = (unsealed, bot_network, bot_limit)
-        bots = bot_options(move_time, max_faults, bot_logs, seal, hidden, any(map(is_program, specs)))
+        bots = bot_options(move_time, max_faults, bot_logs, seal, hidden, specs)
         if not start_fallback:
             check_programs(specs, bots.seal)
         if games is None:

@@ -126,7 +126,7 @@ def tournament(
     import msgspec
 
     from bkref.bots.errors import OptionError, PolicyError
-    from bkref.bots.seats import check_programs, is_program
+    from bkref.bots.seats import check_programs
     from bkref.bots.tournament import check_policies, parse_bot, seed_deals
     from bkref.bots.tournament import schedule as schedule_of
     from bkref.cli.app import on_runner
@@ -157,10 +157,10 @@ def tournament(
             raise fail("--until-confident needs --candidate NAME: the run stops on the candidate's paired difference")
         check_policies(bots)  # before any file is written
         hidden = [output, *(deck or [])]  # its games, and the logs its decks come from
-        programs = any(is_program(b.policy) for b in bots)
-        options = bot_options(move_time, max_faults, bot_logs, (unsealed, bot_network, bot_limit), hidden, programs)
+        policies = [b.policy for b in bots]
+        options = bot_options(move_time, max_faults, bot_logs, (unsealed, bot_network, bot_limit), hidden, policies)
         if not start_fallback:
-            check_programs([b.policy for b in bots], options.seal)
+            check_programs(policies, options.seal)
         manifest = Manifest(
             "bkref-tournament/1",
             players,
