@@ -208,16 +208,23 @@ def test_a_tournaments_folder_as_decks_deals_each_deck_once(bkref, tmp_path: Pat
     ]
 
 
-def test_a_run_killed_halfway_then_resumed_ends_byte_for_byte_as_an_uninterrupted_one(tmp_path: Path) -> None:
-    args = ["tournament", "--players", "3", "--bot", "g=greedy", "--bot", "r=random", "--deals", "12"]
-    whole = subprocess.run([*BKREF_COMMAND, *args, "-o", str(tmp_path / "whole")], capture_output=True, check=True)
-    folder = tmp_path / "killed"
+def stopped_halfway(args: list[str], folder: Path, signum: int) -> tuple[int, bytes, bytes]:
+    """Run ``bkref ARGS -o FOLDER`` and send it ``signum`` once 10 games are written: its
+    status, standard output and standard error."""
     run = subprocess.Popen([*BKREF_COMMAND, *args, "-o", str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(list(folder.glob("game-*.jsonl"))) < 10:
         time.sleep(0.005)
-    os.kill(run.pid, signal.SIGKILL)
-    run.communicate()
+    os.kill(run.pid, signum)
+    out, err = run.communicate()
+    return run.returncode, out, err
+
+
+def test_a_run_killed_halfway_then_resumed_ends_byte_for_byte_as_an_uninterrupted_one(tmp_path: Path) -> None:
+    args = ["tournament", "--players", "3", "--bot", "g=greedy", "--bot", "r=random", "--deals", "12"]
+    whole = subprocess.run([*BKREF_COMMAND, *args, "-o", str(tmp_path / "whole")], capture_output=True, check=True)
+    folder = tmp_path / "killed"
+    stopped_halfway(args, folder, signal.SIGKILL)
     written = len(list(folder.glob("game-*.jsonl")))
     assert 10 <= written < 36, "the run was to be killed halfway"
     assert json.loads((folder / "tournament.json").read_text())["ended"] is None  # it says it was stopped
@@ -453,15 +460,10 @@ def test_no_bot_process_is_given_a_deal_it_has_played(tmp_path: Path, players: i
 def test_ctrl_c_says_how_many_games_are_kept_and_that_resume_goes_on(tmp_path: Path) -> None:
     args = ["tournament", "--players", "3", "--bot", "g=greedy", "--bot", "r=random", "--deals", "12"]
     folder = tmp_path / "stopped"
-    run = subprocess.Popen([*BKREF_COMMAND, *args, "-o", str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and len(list(folder.glob("game-*.jsonl"))) < 10:
-        time.sleep(0.005)
-    os.kill(run.pid, signal.SIGINT)
-    out, err = run.communicate()
+    status, out, err = stopped_halfway(args, folder, signal.SIGINT)
     kept = len(list(folder.glob("game-*.jsonl")))
     assert 10 <= kept < 36, "the run was to be stopped halfway"
-    assert run.returncode == 130 and out == b""
+    assert status == 130 and out == b""
     assert err.decode() == (
         f"bkref: stopped: {kept} of 36 games are in {folder} and kept; the same command with --resume goes on\n"
     )
