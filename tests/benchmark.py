@@ -31,6 +31,10 @@ target (issues 6 and 15):
   take to play with ``random`` and with ``greedy``, and to list the legal moves of every
   decision of a game through ``bkref.game.moves``, each beside validate's time for the same
   games, in each build; and the peak memory of ``bkref simulate --games`` at two sizes;
+- with ``--tournament`` (instead of the rest), a tournament of bundled bots at two sizes
+  (issue 42): its time per game at 5N and at 50N games (target: within 1.25 x), its peak
+  memory (target: within 1.1 x), and its time beside ``simulate --games`` on as many games
+  (target: at most 2 x);
 - with ``--instructions``, the instructions one 4-player game costs validate and decode in
   each build, and their ratio, counted by valgrind's callgrind: the same on every run
   whatever the machine's load, where the timings vary.
@@ -646,6 +650,37 @@ def selfplay_memory(games: int, folder: Path) -> None:
     line("  ratio", f"{peaks[1] / peaks[0]:.2f} x", "flat in the games (<= 1.1 x)", peaks[1] <= peaks[0] * 1.1)
 
 
+def tournament_figures(games: int, repeat: int, folder: Path) -> None:
+    """A 4-player tournament of the bundled ``random`` (the ``random`` schedule: a game a
+    deal) at ``games`` and ten times as many games, run as an organiser runs it: its time per
+    game at each size, timed in turn with ``simulate --games`` on the larger count (best of
+    ``repeat``), and its peak memory at each size."""
+
+    def bkref(*args: str) -> Callable[[], object]:
+        command = [sys.executable, "-m", "bkref", *args, "--force"]
+        return lambda: subprocess.run(command, check=True, capture_output=True)
+
+    def tournament(count: int) -> list[str]:
+        args = ["tournament", "--players", "4", "--bot", "a=random", "--bot", "b=random", "--schedule", "random"]
+        return [*args, "--deals", str(count), "-o", str(folder / f"tournament-{count}")]
+
+    many = 10 * games
+    few_time, many_time, simulated = best_in_turn(
+        repeat,
+        bkref(*tournament(games)),
+        bkref(*tournament(many)),
+        bkref("simulate", "--players", "4", "--seed", "1", "--games", str(many), "-o", str(folder / "simulated")),
+    )
+    peaks = [peak_rss_kb([*tournament(count), "--force"]) for count in (games, many)]
+    for count, taken, peak in ((games, few_time, peaks[0]), (many, many_time, peaks[1])):
+        line(f"tournament, {count} games", f"{taken / count * 1e3:.2f} ms/game, {peak / 1024:.1f} MiB")
+    ratio = (many_time / many) / (few_time / games)
+    line("  time per game, 10 x the games", f"{ratio:.2f} x", "<= 1.25 x", ratio <= 1.25)
+    line("  peak memory, 10 x the games", f"{peaks[1] / peaks[0]:.2f} x", "<= 1.1 x", peaks[1] <= 1.1 * peaks[0])
+    line(f"simulate --games {many}", f"{simulated / many * 1e3:.2f} ms/game")
+    line("  tournament / simulate", f"{many_time / simulated:.2f} x", "<= 2 x", many_time <= 2 * simulated)
+
+
 def mistake_figures(games: int) -> None:
     """Print the single-mistake figures of ``tests.mistakes`` on the replays and ``games``
     seeded games per player count, 4 mistakes of each kind in each log."""
@@ -677,6 +712,7 @@ def main() -> None:
         "--mistakes", action="store_true", help="only the mistake figures (issues 25, 45), in this process"
     )
     parser.add_argument("--selfplay", action="store_true", help="only the self-play figures (issue 29), in each build")
+    parser.add_argument("--tournament", action="store_true", help="only the tournament figures at two sizes (issue 42)")
     parser.add_argument("--this-build", action="store_true", help=argparse.SUPPRESS)  # the compiled child's
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process's folder
     parser.add_argument(
@@ -703,6 +739,10 @@ def main() -> None:
         return
     if args.mistakes:
         mistake_figures(args.games // 4)
+        return
+    if args.tournament:
+        with tempfile.TemporaryDirectory() as tmp:
+            tournament_figures(5 * args.games, min(args.repeat, 3), Path(tmp))
         return
     if args.selfplay:
         with tempfile.TemporaryDirectory() as tmp:
