@@ -457,6 +457,7 @@ def test_no_bot_process_is_given_a_deal_it_has_played(tmp_path: Path, players: i
     assert len(seen) == players * players  # each seat: a process for each game of a deal it sits in
 
 
+@pytest.mark.usefixtures("ctrl_c_as_in_a_terminal")
 def test_ctrl_c_says_how_many_games_are_kept_and_that_resume_goes_on(tmp_path: Path) -> None:
     args = ["tournament", "--players", "3", "--bot", "g=greedy", "--bot", "r=random", "--deals", "12"]
     folder = tmp_path / "stopped"
