@@ -276,6 +276,26 @@ def test_a_bot_that_cannot_start_stops_the_run_before_any_game(bkref, folder: Pa
     assert allowed.exit_code == 0 and allowed.stderr.startswith(f"note: seat ann ({spec}) made 3 faults (3 exit")
 
 
+@pytest.mark.parametrize(
+    ("hello", "why"),
+    [
+        ('{"type":"hello","protocol":"bkbot/1","name":"b"}', "its hello is not bkbot/1's: object missing required "
+         "field `version`"),
+        ('{"type":"hello","protocol":"uci","name":"b","version":"1"}', "its hello speaks 'uci', not 'bkbot/1'"),
+    ],
+)  # fmt: skip
+def test_a_hello_that_is_not_bkbot1s_is_said_at_once(bkref, folder: Path, hello: str, why: str) -> None:
+    """A bot author's first mistake: a hello without a field, or of another protocol, is said
+    as such at once (it waited 10 s, then said "no hello within 10 s")."""
+    script = f"import sys\nsys.stdin.readline()\nprint({hello!r}, flush=True)\nsys.stdin.read()\n"
+    (folder / "hello.py").write_text(script)
+    spec = f"cmd:{sys.executable} {folder / 'hello.py'}"
+    started = time.monotonic()
+    refused = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random")
+    assert time.monotonic() - started < programs.HELLO_SECONDS
+    assert (refused.exit_code, refused.stderr) == (2, f"bkref: error: bot {spec}: no game played: {why}\n")
+
+
 def test_a_late_reply_is_dropped_by_its_id_and_the_next_one_counts(folder: Path) -> None:
     """The first reply comes after its time: one timeout, then the late reply is no second fault."""
     body = "import time\ndef choose(m, count):\n    if count == 1: time.sleep(1.5)\n    return 0\n"

@@ -147,25 +147,39 @@ class Program:
                 raise BotFault("exit", "no hello within 10 s")
             try:
                 reply = decode_reply(line)
-            except (msgspec.DecodeError, msgspec.ValidationError):
+            except (msgspec.DecodeError, msgspec.ValidationError) as error:
+                if _says_hello(line):  # a hello all the same: said now, not after 10 s of waiting
+                    self.kill()
+                    raise BotFault("exit", f"its hello is not bkbot/1's: {_worded(error)}") from None
                 continue
-            if isinstance(reply, BotHello) and reply.protocol == PROTOCOL:
+            if isinstance(reply, BotHello):
+                if reply.protocol != PROTOCOL:
+                    self.kill()
+                    raise BotFault("exit", f"its hello speaks {reply.protocol!r}, not {PROTOCOL!r}")
                 self.name, self.version = reply.name, reply.version
                 return
 
     def kill(self) -> None:
-        """Kill the process group now (nothing if not running)."""
+        """Kill the process group now (nothing if not running), and wait until every process
+        of the bot is gone: a sealed bot's first process in its sandbox (bwrap's child, in a
+        session of its own) ends the sandbox's every process when it dies."""
         process, self.process = self.process, None
         _LIVE.discard(self)
         if process is None:
             return
+        inner = _children(process.pid)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
+        for pid in inner:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
         for pipe in (process.stdin, process.stdout):
             if pipe is not None:
                 with contextlib.suppress(OSError):
                     pipe.close()
         process.wait()
+        for pid in inner:
+            _wait_ended(pid)
 
     def stop(self) -> None:
         """Send ``quit``, give the bot 2 s to exit, then kill its process group."""
@@ -256,6 +270,48 @@ class Program:
             kind = _stray(line, self.dropped)
             if kind:
                 self.stray.append((kind, self.next_id))
+
+
+def _children(parent: int) -> list[int]:
+    """The processes whose parent is ``parent`` (Linux's /proc; none elsewhere)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(stat.read_text().rpartition(")")[2].split()[1]) == parent:
+                found.append(int(stat.parent.name))
+    return found
+
+
+def _wait_ended(pid: int, seconds: float = QUIT_SECONDS) -> None:
+    """Wait until the process ``pid``, killed, has ended (gone, or a zombie), at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+        except (OSError, IndexError):
+            return
+        if state in ("Z", "X"):
+            return
+        time.sleep(0.002)
+
+
+def _says_hello(line: bytes) -> bool:
+    """Whether ``line`` is a JSON object of type ``hello``, valid or not."""
+    try:
+        message = msgspec.json.decode(line)
+    except msgspec.DecodeError:
+        return False
+    return isinstance(message, dict) and message.get("type") == "hello"
+
+
+def _worded(error: Exception) -> str:
+    """msgspec's message for a hello it refused, as the end of bkref's line.
+
+    >>> _worded(msgspec.ValidationError("Object missing required field `version`"))
+    'object missing required field `version`'
+    """
+    text = str(error)
+    return text[:1].lower() + text[1:]
 
 
 def _stray(line: bytes, dropped: set[int]) -> str:
