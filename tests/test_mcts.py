@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
-from bkref.bots.mcts import mcts_with
-from bkref.bots.policies import BUNDLED, mcts_policy
+from bkref.bots.bundled import BUNDLED
+from bkref.bots.mcts import mcts_policy, mcts_with
 from bkref.bots.simulate import simulate
 from bkref.game.engine import State
 from bkref.game.events import Pick
 from bkref.game.knowledge import view
+from bkref.game.worlds import sample
 
 
 def _at_a_pick(players: int, seed: int, skip: int) -> State:
@@ -55,7 +56,7 @@ def test_its_choices_do_not_depend_on_cards_it_cannot_see() -> None:
         assert policy(view(state, player), moves, random.Random(2)) == policy(
             view(swapped, player), moves, random.Random(2)
         )
-        a, b = view(state, player).sample(random.Random(3)), view(swapped, player).sample(random.Random(3))
+        a, b = sample(view(state, player), random.Random(3)), sample(view(swapped, player), random.Random(3))
         assert a.fields() == b.fields()
 
 

@@ -12,8 +12,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from bkref.bots.bundled import BUNDLED, load
 from bkref.bots.errors import OptionError, PolicyError
-from bkref.bots.policies import BUNDLED, Choice, load
+from bkref.bots.policies import Choice
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game import moves
 from bkref.game.engine import State

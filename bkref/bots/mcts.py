@@ -3,7 +3,7 @@ search policy built on the library.
 
 Each pick is a determinized Monte Carlo tree search at the root (information-set MCTS one
 level deep, as OpenSpiel's IS-MCTS with a single decision node): every rollout samples a
-world consistent with the player's view (``View.sample``: the cards they have not seen dealt
+world consistent with the player's view (``bkref.game.worlds.sample``: the cards they have not seen dealt
 at random to every place they do not see), plays one of the legal picks on it, chosen by
 UCB1 over the picks' results so far, then plays the game to its end with the fast ``random``
 policy for every seat, and scores the player's final total less the best other total. The
@@ -23,10 +23,11 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
+from bkref.bots.policies import Choice, Policy, greedy_policy, random_build, random_pick
 from bkref.game.events import Build, Pick
+from bkref.game.worlds import sample
 
 if TYPE_CHECKING:
-    from bkref.bots.policies import Choice, Policy
     from bkref.game.engine import State
     from bkref.game.knowledge import View
 
@@ -53,8 +54,6 @@ def mcts_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Choi
 
 def search(view: View, moves: Sequence[Choice], rng: random.Random, rollouts: int) -> Choice:
     """The move of the search with ``rollouts`` rollouts (see the module)."""
-    from bkref.bots.policies import greedy_policy  # policies bundles this module's policy
-
     if not isinstance(moves[0], Pick) or len(moves) == 1:
         return greedy_policy(view, moves, rng)
     visits = [0] * len(moves)
@@ -68,7 +67,7 @@ def search(view: View, moves: Sequence[Choice], rng: random.Random, rollouts: in
                 range(len(moves)),
                 key=lambda i: totals[i] / visits[i] + _EXPLORE * math.sqrt(log_n / visits[i]),
             )
-        world = view.sample(rng)
+        world = sample(view, rng)
         world.play(moves[chosen])  # type: ignore[arg-type]  # a Pick, legal in every world of the view
         totals[chosen] += margin(rollout(world, rng), view.player)
         visits[chosen] += 1
@@ -78,8 +77,6 @@ def search(view: View, moves: Sequence[Choice], rng: random.Random, rollouts: in
 
 def rollout(world: State, rng: random.Random) -> State:
     """``world`` played to the end of the game by ``random`` for every seat, in place."""
-    from bkref.bots.policies import random_build, random_pick
-
     while world.phase != "over":
         due = world.due()
         event: object

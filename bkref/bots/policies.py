@@ -32,8 +32,8 @@ once, with the view of the first of them (all it decides on is public by then: t
 board, the supplies, and at the end every parchment); with one policy per seat, each
 seat's policy decides for that seat.
 
-``load(spec)`` finds a policy: ``random`` or ``greedy`` (bundled, below),
-``PKG.MODULE:FUNC`` (an importable module) or ``path/to/file.py:FUNC``.
+``random`` and ``greedy`` are bundled (below), with ``mcts`` (``bkref.bots.mcts``, a search
+built on them); ``bkref.bots.bundled.load(spec)`` finds a policy by its name.
 
 >>> import random
 >>> from bkref.game.events import Build
@@ -47,15 +47,10 @@ Build(round=1, player='ann', card='city1', at=['A1'])
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from bkref.bots.errors import OptionError, PolicyError, traceback_of
-from bkref.bots.mcts import mcts_policy
 from bkref.game.catalog import BASIC_RESOURCES, CARDS, CITY_STRENGTH, COPY_CARDS, SKY_TOWERS
 from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick
@@ -66,7 +61,6 @@ from bkref.game.position import Position
 from bkref.game.results import Fief
 from bkref.game.scoring import final_score, opportunist_second, parchment_points
 from bkref.game.table import Table
-from bkref.io.diagnostics import printable
 
 Choice = Pick | Build | Harvest | End | None
 """One choice of a decision: ``None`` is "place nothing more" in construction."""
@@ -150,9 +144,6 @@ def greedy_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Ch
     if isinstance(first, Harvest):
         return _greedy_declare(view, moves, rng)  # type: ignore[arg-type]
     return _greedy_end(view, moves, rng)  # type: ignore[arg-type]
-
-
-BUNDLED: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy, "mcts": mcts_policy}
 
 
 def outlook(position: Position, player: str) -> Outlook:
@@ -387,48 +378,3 @@ def _with_all_copies(parchments: dict[str, list[str]], end: End) -> End:
     for p, chosen in end.copies.items():
         copies[p].update(chosen)
     return End(copies={p: c for p, c in copies.items() if c})
-
-
-# -- finding a policy ----------------------------------------------------------------
-
-
-def load(spec: str) -> Policy:
-    """The policy ``spec`` names (see the module).
-
-    Raises ``OptionError`` when ``spec`` is not written as a policy is named, and
-    ``PolicyError`` with a one-line reason when it names none.
-
-    >>> load("smart")
-    Traceback (most recent call last):
-    ...
-    bkref.bots.errors.OptionError: policy must be random, greedy, mcts, PKG.MODULE:FUNC or path/to/file.py:FUNC, ...
-    """
-    if spec in BUNDLED:
-        return BUNDLED[spec]
-    where, colon, name = spec.rpartition(":")
-    if not colon or not where or not name:
-        raise OptionError("policy", spec, "random, greedy, mcts, PKG.MODULE:FUNC or path/to/file.py:FUNC")
-    try:
-        if where.endswith(".py"):
-            path = Path(where)
-            if not path.is_file():
-                raise PolicyError(f"policy {spec}: no such file {where}", spec=spec)
-            module_spec = importlib.util.spec_from_file_location(f"bkref_policy_{path.stem}", path)
-            if module_spec is None or module_spec.loader is None:
-                raise PolicyError(f"policy {spec}: {where} cannot be loaded as a Python module", spec=spec)
-            module = importlib.util.module_from_spec(module_spec)
-            module_spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(where)
-    except PolicyError:
-        raise
-    except Exception as error:  # whatever the user's module raises on import
-        raise PolicyError(
-            f"policy {spec} cannot be imported: {type(error).__name__}: {printable(str(error))}",
-            spec=spec,
-            traceback=traceback_of(error),
-        ) from None
-    function = getattr(module, name, None)
-    if not callable(function):
-        raise PolicyError(f"policy {spec}: {where} has no function {name}", spec=spec)
-    return function  # type: ignore[no-any-return]

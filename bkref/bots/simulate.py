@@ -39,8 +39,9 @@ from typing import Any, Final
 
 import msgspec
 
+from bkref.bots.bundled import BUNDLED, load
 from bkref.bots.errors import OptionError, PolicyError, SimulationError, traceback_of
-from bkref.bots.policies import BUNDLED, Choice, Policy, load, random_build, random_pick, random_policy
+from bkref.bots.policies import Choice, Policy, random_build, random_pick, random_policy
 from bkref.bots.seats import BotOptions, ProgramSeat, command_of, decide, is_program, own_parts
 from bkref.game import moves
 from bkref.game.catalog import CARDS
@@ -113,7 +114,7 @@ def simulate(
     """Every event of one complete legal game of ``players`` players (see the module).
 
     ``policy`` names one policy for every seat, or one per seat (see
-    ``bkref.bots.policies.load``; ``cmd:COMMAND ARGS...`` is a bot program, run as
+    ``bkref.bots.bundled.load``; ``cmd:COMMAND ARGS...`` is a bot program, run as
     ``bots`` says, ``bkref.bots.seats``). ``deck`` deals those cards instead of a
     shuffled deck; ``rulings`` are the game's rulings (R1-R6). ``seats`` holds the program
     seats of a run (``program_seats``), to reuse their processes; without it they are

@@ -1,6 +1,6 @@
 """Tournaments: schedules of games that tell which bot is better, and the runner that plays them.
 
-A tournament plays bots (``Bot``: a name and a policy of ``bkref.bots.policies.load``, or a
+A tournament plays bots (``Bot``: a name and a policy of ``bkref.bots.bundled.load``, or a
 ``cmd:`` program) on deals (``Deal``: the deck of a seed, or of an existing log) by one of
 three schedules (``schedule``); the *line-up* is the bots in the order given, repeated to
 fill the seats:
@@ -44,8 +44,8 @@ from typing import Any, Final, overload
 
 import msgspec
 
+from bkref.bots.bundled import load
 from bkref.bots.errors import OptionError
-from bkref.bots.policies import load
 from bkref.bots.seats import BotOptions, ProgramSeat, is_program
 from bkref.bots.simulate import (
     PLAYER_IDS,

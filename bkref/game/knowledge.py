@@ -43,7 +43,6 @@ whole log so. Neither plays the engine: a seen log costs less than validating th
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Final
@@ -266,13 +265,6 @@ class View:
         if state.phase != "over":
             return None
         return MappingProxyType({p: MappingProxyType(dict(chosen)) for p, chosen in state.copies.items()})
-
-    def sample(self, rng: random.Random) -> State:
-        """A full state consistent with this view, the cards the player has not seen dealt at
-        random to every place they do not see (``bkref.game.worlds.sample``)."""
-        from bkref.game.worlds import sample  # worlds reads views: imported when first asked
-
-        return sample(self, rng)
 
     def struct(self) -> SeenView:
         """The whole view as one msgspec object (its JSON is what a bot is sent); a new one at each call."""

@@ -1,6 +1,6 @@
 """Worlds from a view: a full ``State`` drawn at random consistent with what one player sees.
 
-``sample(view, rng)`` (also ``View.sample``) is what a search bot looks ahead on without
+``sample(view, rng)`` is what a search bot looks ahead on without
 cheating, as OpenSpiel's ``resample_from_infostate``: it reads the position only through
 ``view`` (RULES.md I1-I6) and deals the cards that player has not seen at random to every
 place they do not see: the other players' hands (as many cards as each holds), their
