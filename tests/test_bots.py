@@ -257,7 +257,10 @@ def test_simulate_says_a_bots_faults_on_the_terminal(bkref, folder: Path) -> Non
     ("command", "why"),
     [
         ("/no/such/interpreter bot.py", "cannot start /no/such/interpreter bot.py: No such file or directory"),
-        (f"{sys.executable} -c 'syntax error'", "it exited with status 1 before its hello"),
+        (
+            f"{sys.executable} -c 'syntax error'",
+            "it exited with status 1 before its hello (its standard error ended: SyntaxError: invalid syntax)",
+        ),
     ],
 )
 def test_a_bot_that_cannot_start_stops_the_run_before_any_game(bkref, folder: Path, command: str, why: str) -> None:
@@ -343,7 +346,11 @@ def test_a_bot_flooding_its_standard_error_cannot_stall_the_referee(folder: Path
     logs.mkdir()
     events = simulate(2, 1, [bot(folder, body), "random"], bots=BotOptions(ms=2000, logs=str(logs)))
     assert faults(events) == []
-    assert (logs / "ann-game-000001.log").stat().st_size >= 10_000_000
+    kept, said, count = (logs / "ann-game-000001.log").read_bytes().rsplit(b"\n", 3)[:3]
+    assert kept == b"x" * programs.STDERR_CAP  # the game's first MiB, then one line and the count
+    assert said == b"bkref: over 1 MiB of standard error in this game: the rest is dropped"
+    dropped = int(count.removeprefix(b"bkref: ").removesuffix(b" bytes of standard error dropped in this game"))
+    assert dropped > 10_000_000 and (dropped + programs.STDERR_CAP) % 1_000_000 == 0  # all it wrote, counted
     quiet = simulate(2, 1, [bot(folder, body), "random"], bots=BotOptions(ms=2000))  # discarded
     assert to_jsonl(quiet[1:]) == to_jsonl(events[1:])
 
@@ -362,7 +369,8 @@ def test_a_bot_that_cannot_start_or_never_says_hello(folder: Path, monkeypatch: 
 def test_a_bot_that_exits_before_its_hello_is_told_so_at_once(folder: Path) -> None:
     with pytest.raises(BotFault) as raised:
         Engine.open([sys.executable, str(folder / "no-such-bot.py")])
-    assert str(raised.value) == "exit: it exited with status 2 before its hello"
+    said = f"{sys.executable}: can't open file '{folder / 'no-such-bot.py'}': [Errno 2] No such file or directory"
+    assert str(raised.value) == f"exit: it exited with status 2 before its hello (its standard error ended: {said})"
 
 
 def test_processes_are_reused_across_games_and_every_message_fits_the_schema(folder: Path) -> None:

@@ -5,9 +5,11 @@ and exchanges ``hello`` (10 s), ``send`` queues a message, ``ask_all`` writes de
 several programs at once and waits for their replies, each to its own deadline, and
 ``stop()`` sends ``quit`` and kills the group 2 s later. Nothing here ever blocks on a
 bot: both pipes are non-blocking and every wait is a ``poll`` with a deadline,
-so a bot that stops reading, hangs, or floods its standard error (a file, or nothing)
-cannot stall bkref. Every live process is also killed at exit (``atexit``), and on
-Linux when bkref dies (``PR_SET_PDEATHSIG``).
+so a bot that stops reading, hangs, or floods its standard error cannot stall bkref. Its
+standard error is drained by a thread of its own (``Stderr``): into its log file, when it has
+one, up to ``STDERR_CAP`` bytes a game, then one line saying so and how much was dropped;
+its last line is kept, to say why a bot that could not start did not. Every live process is
+also killed at exit (``atexit``), and on Linux when bkref dies (``PR_SET_PDEATHSIG``).
 
 ``bkref.bots.engine.Engine`` drives one from Python, on any position.
 """
@@ -21,6 +23,7 @@ import os
 import select
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +39,7 @@ from bkref.bots.protocol import (
     Choice,
     Decide,
     Fault,
+    GameStart,
     Hello,
     Move,
     Quit,
@@ -44,9 +48,12 @@ from bkref.bots.protocol import (
     encode,
 )
 from bkref.bots.sealing import Seal
+from bkref.io.diagnostics import printable
 
 HELLO_SECONDS: Final = 10.0
 QUIT_SECONDS: Final = 2.0
+STDERR_CAP: Final = 1 << 20
+"""The bytes of a bot's standard error kept a game (``--bot-logs``): 1 MiB."""
 _LIVE: set[Program] = set()
 
 
@@ -86,6 +93,8 @@ class Program:
         self.seal = seal or Seal()
         """How it runs: sealed where the machine allows it, and within its limits (``bkref.bots.sealing``)."""
         self.process: subprocess.Popen[bytes] | None = None
+        self.errors: Stderr | None = None
+        """The drain of the running process's standard error."""
         self.name = self.version = ""
         self.next_id = 0
         self.dropped: set[int] = set()
@@ -111,25 +120,21 @@ class Program:
         self._in.clear()
         self._lines.clear()
         self._eof = self._skipping = False
-        err: IO[bytes] | int = subprocess.DEVNULL
-        if self.stderr is not None:
-            err = self.stderr.open("ab")
         try:
             self.process = subprocess.Popen(
                 self.seal.command(self.command),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=err,
+                stderr=subprocess.PIPE,
                 preexec_fn=self.seal.preexec(),
                 close_fds=True,
             )
         except OSError as error:
             raise BotFault("exit", f"cannot start {' '.join(self.command)}: {error.strerror or error}") from None
-        finally:
-            if not isinstance(err, int):
-                err.close()
         _LIVE.add(self)
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None and self.process.stdout is not None and self.process.stderr is not None
+        self.errors = Stderr(self.process.stderr, self.stderr)
+        self.errors.start()
         os.set_blocking(self.process.stdin.fileno(), False)
         os.set_blocking(self.process.stdout.fileno(), False)
         self.send(Hello())
@@ -142,9 +147,10 @@ class Program:
                 except subprocess.TimeoutExpired:
                     ended = None
                 self.kill()
+                said = self.last_said()
                 if ended is not None:  # it ended before its hello: no wait of 10 s was spent
-                    raise BotFault("exit", f"it exited with status {ended} before its hello")
-                raise BotFault("exit", "no hello within 10 s")
+                    raise BotFault("exit", f"it exited with status {ended} before its hello{said}")
+                raise BotFault("exit", f"no hello within 10 s{said}")
             try:
                 reply = decode_reply(line)
             except (msgspec.DecodeError, msgspec.ValidationError) as error:
@@ -158,6 +164,11 @@ class Program:
                     raise BotFault("exit", f"its hello speaks {reply.protocol!r}, not {PROTOCOL!r}")
                 self.name, self.version = reply.name, reply.version
                 return
+
+    def last_said(self) -> str:
+        """The last line of the bot's standard error, as the end of a sentence ("" if none)."""
+        line = self.errors.last_line() if self.errors is not None else ""
+        return f" (its standard error ended: {printable(line)})" if line else ""
 
     def kill(self) -> None:
         """Kill the process group now (nothing if not running), and wait until every process
@@ -180,6 +191,8 @@ class Program:
         process.wait()
         for pid in inner:
             _wait_ended(pid)
+        if self.errors is not None:  # every writer is gone: the drain reads to the end, then ends
+            self.errors.join(QUIT_SECONDS)
 
     def stop(self) -> None:
         """Send ``quit``, give the bot 2 s to exit, then kill its process group."""
@@ -197,6 +210,8 @@ class Program:
         (messages that need no reply may wait for the next one that does: fewer writes)."""
         if self.process is None:
             return
+        if isinstance(message, GameStart) and self.errors is not None:
+            self.errors.new_game()
         self._out += encode(message)
         if flush:
             self._flush()
@@ -270,6 +285,69 @@ class Program:
             kind = _stray(line, self.dropped)
             if kind:
                 self.stray.append((kind, self.next_id))
+
+
+class Stderr(threading.Thread):
+    """Drains a bot process's standard error (``pipe``) until its end: into the file at
+    ``path``, if any, up to ``STDERR_CAP`` bytes a game, then one line saying that the rest
+    is dropped, and at the game's end (or the process's) how many bytes were; the last
+    line written is kept (``last_line``)."""
+
+    def __init__(self, pipe: IO[bytes], path: Path | None) -> None:
+        super().__init__(name="bot stderr", daemon=True)
+        self.pipe, self.path = pipe, path
+        self._lock = threading.Lock()
+        self._file: IO[bytes] | None = None
+        self._kept = self._dropped = 0
+        self._tail = b""
+
+    def run(self) -> None:
+        try:
+            if self.path is not None:
+                with contextlib.suppress(OSError):  # a folder gone: the bot plays on, unlogged
+                    self._file = self.path.open("ab")
+            while chunk := self.pipe.read1(1 << 16):  # type: ignore[attr-defined]
+                with self._lock:
+                    self._tail = (self._tail + chunk)[-4096:]
+                    self._write(chunk)
+        except (OSError, ValueError):  # the pipe closed under it
+            pass
+        finally:
+            with self._lock:
+                self._close_game()
+                if self._file is not None:
+                    self._file.close()
+            self.pipe.close()
+
+    def _write(self, chunk: bytes) -> None:
+        room = max(0, STDERR_CAP - self._kept)
+        if self._file is not None and room:
+            self._file.write(chunk[:room])
+            self._file.flush()
+        if len(chunk) > room:
+            if not self._dropped and self._file is not None:
+                said = f"\nbkref: over {STDERR_CAP >> 20} MiB of standard error in this game: the rest is dropped\n"
+                self._file.write(said.encode())
+                self._file.flush()
+            self._dropped += len(chunk) - room
+        self._kept += min(room, len(chunk))
+
+    def _close_game(self) -> None:
+        if self._dropped and self._file is not None:
+            self._file.write(f"bkref: {self._dropped} bytes of standard error dropped in this game\n".encode())
+            self._file.flush()
+        self._kept = self._dropped = 0
+
+    def new_game(self) -> None:
+        """A game begins: its standard error has the whole cap."""
+        with self._lock:
+            self._close_game()
+
+    def last_line(self) -> str:
+        """The last non-blank line the bot wrote on its standard error, "" if none."""
+        with self._lock:
+            lines = [line for line in self._tail.decode(errors="replace").splitlines() if line.strip()]
+        return lines[-1].strip() if lines else ""
 
 
 def _children(parent: int) -> list[int]:
