@@ -155,6 +155,39 @@ def test_each_fault_kind_is_recorded_and_the_fallback_plays_the_game_out(folder:
     assert [m["kind"] for m in told] == faults(events)[: len(told)] and (told or kind == "exit")
 
 
+SEALED = pytest.mark.skipif(unsealed_why() is not None, reason=f"bots cannot be sealed here: {unsealed_why()}")
+
+
+@SEALED
+def test_a_sealed_bots_setsid_grandchild_ends_with_its_run(folder: Path) -> None:
+    """Attack: at its first decision a bot starts a grandchild in a session of its own (out of
+    its process group, which bkref kills), which would sleep on after the run. Sealed, it
+    ends with the bot's sandbox: no process names the folder once the game is played (the
+    ``folder`` fixture checks it too)."""
+    body = (
+        "import subprocess\n"
+        "started = []\n"
+        "def choose(m, count):\n"
+        "    if not started:\n"
+        f"        sleep = [sys.executable, '-c', 'import time; time.sleep(600)', {str(folder)!r}]\n"
+        "        started.append(subprocess.Popen(sleep, start_new_session=True))\n"
+        "    return 0\n"
+    )
+    events = simulate(2, 1, [bot(folder, body), "random"], bots=BotOptions(ms=5000))
+    assert faults(events) == [] and legal(folder, events)
+    assert processes_in(folder) == []
+
+
+@SEALED
+def test_a_sealed_bot_that_takes_6_gib_is_stopped_below_it(folder: Path) -> None:
+    """Attack: a bot asks for 6 GiB at its first decision. Its address space is limited
+    (``--bot-limit memory``, 4096 MB by default): the allocation fails, the bot dies, and the
+    game is played on legally, the deaths recorded as exit faults."""
+    body = "def choose(m, count):\n    hog = bytearray(6 << 30)\n    return len(hog) % 1\n"
+    events = simulate(2, 1, [bot(folder, body), "random"], bots=BotOptions(ms=5000))
+    assert faults(events) == ["exit"] * 3 and legal(folder, events)
+
+
 SPY = (  # a bot that looks for other bots' files (LOOKED), then plays as the random example does
     "import json, os, runpy, sys\n"
     "found = {}\n"
@@ -169,7 +202,7 @@ SPY = (  # a bot that looks for other bots' files (LOOKED), then plays as the ra
 )
 
 
-@pytest.mark.skipif(unsealed_why() is not None, reason=f"bots cannot be sealed here: {unsealed_why()}")
+@SEALED
 def test_a_sealed_bot_sees_no_file_of_another_bot(tmp_path: Path) -> None:
     """Attack: a bot reads the program of a bot kept in the same folder as itself, and the
     program and the model of a bot in a folder of its own (outside ``/tmp``, which is the
