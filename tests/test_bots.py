@@ -188,6 +188,74 @@ def test_a_sealed_bot_that_takes_6_gib_is_stopped_below_it(folder: Path) -> None
     assert faults(events) == ["exit"] * 3 and legal(folder, events)
 
 
+CHEAT = (  # a bot that looks everywhere a program can for what its player may not know
+    "import json, os, sys\n"
+    "def read(path):\n"
+    "    try:\n"
+    "        return open(path, errors='replace').read()\n"
+    "    except OSError as error:\n"
+    "        return error.strerror\n"
+    "def listing(folder):\n"
+    "    found = {}\n"
+    "    for here, _, names in os.walk(folder):\n"
+    "        for name in names[:60]:\n"
+    "            found[os.path.join(here, name)] = read(os.path.join(here, name))[:1000]\n"
+    "        if len(found) > 60:\n"
+    "            break\n"
+    "    return found\n"
+    "seen = {'memory': [], 'env': dict(os.environ), 'cwd': os.getcwd()}\n"
+    "seen['parent'] = read(f'/proc/{os.getppid()}/cmdline')\n"
+    "seen['processes'] = {p: read(f'/proc/{p}/cmdline') for p in os.listdir('/proc') if p.isdigit()}\n"
+    "seen['files'] = {**listing('.'), **listing('/tmp'), **listing(os.path.expanduser('~')), **listing(OUT)}\n"
+    "notes = os.path.join(os.path.expanduser('~'), 'notes.txt')\n"
+    "seen['notes'] = read(notes)\n"
+    "told = []\n"
+    "for line in sys.stdin:\n"
+    "    message = json.loads(line)\n"
+    "    told.append(message)\n"
+    "    if message['type'] == 'hello':\n"
+    "        print(json.dumps({'type': 'hello', 'protocol': 'bkbot/1', 'name': 'cheat', 'version': '1'}), flush=True)\n"
+    "    elif message['type'] == 'decide':\n"
+    "        print(json.dumps({'type': 'move', 'id': message['id'], 'index': 0}), flush=True)\n"
+    "    elif message['type'] == 'over':\n"
+    "        seen['memory'] = told\n"
+    "        print(json.dumps(seen), file=sys.stderr, flush=True)\n"
+    "        with open(notes, 'a') as kept:\n"
+    "            kept.write(json.dumps(told))\n"
+    "    elif message['type'] == 'quit':\n"
+    "        break\n"
+)
+
+
+@SEALED
+@pytest.mark.parametrize("schedule", ["rotate", "candidate"])
+def test_a_cheating_bot_learns_no_deck_and_no_hand_it_may_not_know(tmp_path: Path, schedule: str) -> None:
+    """Attack, sealed, with -j 2: a bot reads its parent's command line (bkref's names the
+    seed of the deals), every process's, its working folder, /tmp, its home and its notes of
+    an earlier game there, the run's output folder (where the earlier games of each deal lie,
+    decks included), its environment, and keeps every message of earlier games in memory
+    (``over`` included). It finds no deal's seed, and no run of the deck's cards it was not
+    dealt: what it gathered holds no five cards in the deck's order."""
+    out = tmp_path / "t"
+    (tmp_path / "cheat.py").write_text(CHEAT.replace("OUT", repr(str(out))))
+    args = ["tournament", "--players", "2", "--bot", f"c=cmd:{sys.executable} {tmp_path / 'cheat.py'}", "--seed", "7"]
+    args += ["--bot", "g=greedy", "--deals", "2", "--schedule", schedule, "-j", "2", "-o", str(out)]
+    args += ["--bot-logs", str(tmp_path / "logs")]
+    if schedule == "candidate":
+        args += ["--candidate", "g"]
+    made = subprocess.run([*BKREF_COMMAND, *args], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    gathered = "\n".join(path.read_text() for path in sorted((tmp_path / "logs").iterdir()))
+    assert "dropped" not in gathered  # all it gathered is here, under the cap
+    assert gathered.count('"memory"') >= 2  # it looked, in every game it played
+    assert "--seed" not in gathered and "tournament.json" not in gathered
+    for game in sorted(out.glob("game-*.jsonl")):
+        deck = json.loads(game.read_text().split("\n", 1)[0])["deck"]
+        runs = {json.dumps(deck[i : i + 5]) for i in range(len(deck) - 4)}
+        found = [run for run in runs if run in gathered or run.replace(", ", ",") in gathered]
+        assert found == [], f"{game.name}: the bot saw its deck"
+
+
 SPY = (  # a bot that looks for other bots' files (LOOKED), then plays as the random example does
     "import json, os, runpy, sys\n"
     "found = {}\n"
