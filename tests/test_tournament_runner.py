@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -21,7 +22,7 @@ import pytest
 from bkref.bots.simulate import PLAYER_IDS, play, shuffled_deck, simulate, to_jsonl
 from bkref.bots.tournament import Bot, schedule, seed_deals
 from bkref.game.events import Pick
-from tests.conftest import BKREF_COMMAND
+from tests.conftest import BKREF_COMMAND, ROOT
 from tests.test_bots import processes_in
 
 BOTS = [Bot("new", "greedy"), Bot("old", "random")]
@@ -470,3 +471,32 @@ def test_ctrl_c_says_how_many_games_are_kept_and_that_resume_goes_on(tmp_path: P
     )
     resumed = subprocess.run([*BKREF_COMMAND, *args, "-o", str(folder), "--resume"], capture_output=True, check=True)
     assert resumed.stderr == b"" and len(list(folder.glob("game-*.jsonl"))) == 36
+
+
+@pytest.mark.parametrize("tampered", ["copied", "renamed", "stranger", "deleted"])
+def test_standings_checks_a_tournament_folder(bkref, tmp_path: Path, tampered: str) -> None:
+    """issue 43: a folder tampered with is refused, each problem a line naming its files (exit
+    status 2, no standings): a game's log copied over another's, a log renamed as another
+    game, a stranger's log added; a game missing from a finished run is a warning only."""
+    folder = tmp_path / "t"
+    made = bkref("tournament", "--players", "2", "--bot", "g=greedy", "--bot", "r=random", "--deals", 2, "-o", folder)
+    assert made.exit_code == 0, made.stderr
+    first, second, *_ = sorted(folder.glob("game-*.jsonl"))
+    if tampered == "copied":
+        second.write_bytes(first.read_bytes())
+        said = f"bkref: error: {first} and {second} are both game 1\n"
+        said += f"bkref: error: {second}: its name is not that of game 1 of deal 1 (rotation), as its meta says\n"
+    elif tampered == "renamed":
+        moved = folder / "game-000009-deal-000005-rotation-0.jsonl"
+        first.rename(moved)
+        said = f"bkref: error: {moved}: its name is not that of game 1 of deal 1 (rotation), as its meta says\n"
+    elif tampered == "stranger":
+        shutil.copy(ROOT / "replays" / "2p-ann-bob.jsonl", folder / "game-000005-deal-000003-rotation-0.jsonl")
+        said = f"bkref: error: {folder / 'game-000005-deal-000003-rotation-0.jsonl'}: not a game of this tournament"
+        said += " (its game event has no meta.tournament)\n"
+    else:
+        first.unlink()
+        said = "bkref: warning: game 1 is missing, though tournament.json says all 2 deals were played\n"
+    result = bkref("standings", folder)
+    assert result.stderr == said
+    assert (result.exit_code, bool(result.stdout)) == ((0, True) if tampered == "deleted" else (2, False))

@@ -68,6 +68,13 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def warn(message: str) -> None:
+    """Say ``message`` in one line on stderr, as a warning: the command goes on."""
+    from bkref.io.diagnostics import printable
+
+    print(f"bkref: warning: {printable(message)}", file=sys.stderr)
+
+
 def write_output(text: str, output: str) -> bool:
     """Write ``text`` to the file ``output``, or to standard output for ``-``; True for a file.
 
@@ -217,7 +224,7 @@ def bot_options(
         except ValueError as error:
             raise fail(f"--bot-limit must be {error}, not {text!r}") from None
     if programs and not unsealed and (why := unsealed_why()) is not None:
-        print(f"bkref: warning: bot programs run unsealed: {why}; --unsealed runs trusted bots so", file=sys.stderr)
+        warn(f"bot programs run unsealed: {why}; --unsealed runs trusted bots so")
     paths = tuple(os.path.abspath(path) for path in [*hidden, *([logs] if logs else [])])
     return BotOptions(ms, max_faults, logs, Seal(not unsealed, network, paths, within, programs))
 

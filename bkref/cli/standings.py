@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from bkref.cli.app import DaskOption, DaskTimeoutOption, app, fail, on_runner
+from bkref.cli.app import DaskOption, DaskTimeoutOption, app, fail, on_runner, warn
 
 
 class StandingsFormat(StrEnum):
@@ -54,7 +54,7 @@ def standings(
     from bkref.io.referee import Report, check, log_paths
     from bkref.io.sources import STDIN
     from bkref.io.standings import exit_status, to_csv, to_json
-    from bkref.io.tournament import TournamentStandings, ended_of
+    from bkref.io.tournament import FolderError, TournamentStandings, manifest_of
     from bkref.io.tournament import standings as standings_of
     from bkref.views.progress import progress
 
@@ -68,14 +68,17 @@ def standings(
     if refused:
         raise refused[-1]
     try:
-        ended = ended_of(paths[0]) if len(paths) == 1 and paths[0].is_dir() else None
+        manifest = manifest_of(paths[0]) if len(paths) == 1 and paths[0].is_dir() else None
     except ValueError as error:
         raise fail(str(error)) from None
     if STDIN in paths:  # standard input is read here, once, as validate reads it
         logs = [check(sys.stdin, "-") if item == STDIN else item for item in logs]
         jobs, dask = 1, None
     with on_runner(jobs, dask, dask_timeout) as run, progress(len(logs), "standings") as advance:
-        result = standings_of(logs, include_illegal, run, advance, ended)
+        try:
+            result = standings_of(logs, include_illegal, run, advance, manifest, warn)
+        except FolderError as error:
+            raise [fail(problem) for problem in error.problems][-1] from None
     if isinstance(result, TournamentStandings):
         from bkref.views.tournamentview import write_report
 
