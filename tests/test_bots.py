@@ -400,6 +400,16 @@ def test_a_hello_that_is_not_bkbot1s_is_said_at_once(bkref, folder: Path, hello:
     assert (refused.exit_code, refused.stderr) == (2, f"bkref: error: bot {spec}: no game played: {why}\n")
 
 
+def test_a_line_before_the_hello_is_an_output_fault(folder: Path) -> None:
+    """A bot that prints a banner as it starts, before its hello (issue 43): one ``output``
+    fault, at its first decision; the rest of the game is its own, and legal."""
+    body = "print('my bot 1.0, ready', flush=True)\ndef choose(m, count):\n    return 0\n"
+    events = simulate(2, 1, [bot(folder, body), "random"], bots=SAFE)
+    recorded = events[0].meta["bots"]["ann"]["faults"]
+    assert [f["kind"] for f in recorded] == ["output"] and legal(folder, events)
+    assert type(events[recorded[0]["event"] - 1]).__name__ == "Pick"
+
+
 def test_a_late_reply_is_dropped_by_its_id_and_the_next_one_counts(folder: Path) -> None:
     """The first reply comes after its time: one timeout, then the late reply is no second fault."""
     body = "import time\ndef choose(m, count):\n    if count == 1: time.sleep(1.5)\n    return 0\n"

@@ -114,7 +114,8 @@ class Program:
 
     def start(self) -> None:
         """Start the process and exchange ``hello``; ``BotFault("exit")`` if it cannot start or
-        does not answer ``hello`` within 10 s."""
+        does not answer ``hello`` within 10 s. A line before its hello is an ``output`` fault
+        (in ``stray``)."""
         self.kill()
         self._out.clear()
         self._in.clear()
@@ -157,6 +158,7 @@ class Program:
                 if _says_hello(line):  # a hello all the same: said now, not after 10 s of waiting
                     self.kill()
                     raise BotFault("exit", f"its hello is not bkbot/1's: {_worded(error)}") from None
+                self.stray.append(("output", self.next_id))  # a line before its hello
                 continue
             if isinstance(reply, BotHello):
                 if reply.protocol != PROTOCOL:
@@ -164,6 +166,7 @@ class Program:
                     raise BotFault("exit", f"its hello speaks {reply.protocol!r}, not {PROTOCOL!r}")
                 self.name, self.version = reply.name, reply.version
                 return
+            self.stray.append(("output", self.next_id))  # a move before its hello
 
     def last_said(self) -> str:
         """The last line of the bot's standard error, as the end of a sentence ("" if none)."""
