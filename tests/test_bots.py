@@ -138,6 +138,11 @@ FAULTS = [  # a bot's body, and the fault it makes
         "def choose(m, count):\n    out({'type': 'move', 'id': m['id'], 'index': 0, 'info': 'x' * 17000})\n",
         "garbage",
     ),
+    (  # an order that is not the move's cards: the first kept card twice
+        "def choose(m, count):\n    k = m['moves'][0]['keep']\n"
+        "    out({'type': 'move', 'id': m['id'], 'index': 0, 'order': [k[0], k[0]]})\n",
+        "index",
+    ),
 ]
 
 
@@ -408,6 +413,37 @@ def test_a_line_before_the_hello_is_an_output_fault(folder: Path) -> None:
     recorded = events[0].meta["bots"]["ann"]["faults"]
     assert [f["kind"] for f in recorded] == ["output"] and legal(folder, events)
     assert type(events[recorded[0]["event"] - 1]).__name__ == "Pick"
+
+
+# Picks the first move, its kept cards in its own order (``REVERSED``: the other way round),
+# and nothing else: no builds, so its hand's order changes nothing else of the game.
+IN_ORDER = """def choose(m, count):
+    if m['kind'] != 'pick':
+        return len(m['moves']) - 1
+    keep = m['moves'][0]['keep']
+    out({'type': 'move', 'id': m['id'], 'index': 0, 'order': keep[::STEP]})
+"""
+
+
+def test_a_bot_plays_its_kept_cards_in_the_order_it_gives(folder: Path) -> None:
+    """``order`` in a ``move`` (issue 44): the log keeps ann's cards in her order, and nothing else changes."""
+    bots = [bot(folder, IN_ORDER.replace("STEP", step), f"bot{step}.py") for step in ("1", "-1")]
+    games = [simulate(3, 2, [one, "random", "random"], bots=SAFE) for one in bots]
+    given, turned = ([e for e in game if type(e).__name__ == "Pick" and e.player == "ann"] for game in games)
+    assert len(given) == 24 and all(len(set(pick.keep)) == 2 for pick in given)
+    assert [pick.keep[::-1] for pick in given] == [pick.keep for pick in turned]
+    others = [[e for e in game[1:] if not (type(e).__name__ == "Pick" and e.player == "ann")] for game in games]
+    assert to_jsonl(others[0]) == to_jsonl(others[1])
+    assert faults(games[1]) == [] and legal(folder, games[1])
+
+
+def test_an_order_of_a_move_with_nothing_to_order_is_an_index_fault(folder: Path) -> None:
+    # the last move of every decision with an empty order: a pick's keep is never empty, a build's last move null
+    body = (
+        "def choose(m, count):\n    out({'type': 'move', 'id': m['id'], 'index': len(m['moves']) - 1, 'order': []})\n"
+    )
+    events = simulate(3, 2, ["random", bot(folder, body), "random"], bots=SAFE)
+    assert faults(events, "bob") == ["index"] * 3 and legal(folder, events)
 
 
 def test_a_late_reply_is_dropped_by_its_id_and_the_next_one_counts(folder: Path) -> None:

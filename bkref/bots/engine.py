@@ -64,7 +64,7 @@ class Engine:
         ((result),) = ask_all([(self.program, new_decide(self.program, kind, moves, view(state, player).struct(), ms))])
         if isinstance(result, BotFault):
             raise result
-        return Played(moves[result.index], result.info, result.seconds)
+        return Played(result.move, result.info, result.seconds)
 
     def close(self) -> None:
         self.program.stop()

@@ -46,6 +46,7 @@ from bkref.bots.protocol import (
     ToBot,
     decode_reply,
     encode,
+    in_order,
 )
 from bkref.bots.sealing import Seal
 from bkref.io.diagnostics import printable
@@ -67,9 +68,10 @@ def grace(ms: int) -> float:
 
 
 class Answer(msgspec.Struct):
-    """A bot's valid reply to one decision: the index chosen, its ``info``, the seconds it took."""
+    """A bot's valid reply to one decision: the move chosen (in the bot's ``order``, when it gave
+    one), its ``info``, the seconds it took."""
 
-    index: int
+    move: Choice
     info: Any
     seconds: float
 
@@ -481,7 +483,12 @@ def _judge(line: bytes, decide: Decide, dropped: set[int], seconds: float) -> An
         return BotFault("garbage", "info over 16 KiB")
     if not 0 <= reply.index < len(decide.moves):
         return BotFault("index", f"index {reply.index} of {len(decide.moves)} moves")
-    return Answer(reply.index, reply.info, seconds)
+    move = decide.moves[reply.index]
+    if reply.order is not None:
+        move = in_order(move, reply.order)
+        if move is None:  # no legal move is played in that order: a reply naming no move of ``moves``
+            return BotFault("index", f"order {reply.order} is not move {reply.index}'s cards or squares")
+    return Answer(move, reply.info, seconds)
 
 
 def new_decide(program: Program, kind: str, moves: Sequence[Choice], view: Any, ms: int) -> Decide:

@@ -7,7 +7,9 @@ is ``protocol_schema()``, generated from these types as the log's is from its ev
 >>> encode(Decide(id=1, kind="build", moves=[None], view=None, ms=200))
 b'{"type":"decide","id":1,"kind":"build","moves":[null],"view":null,"ms":200}\\n'
 >>> decode_reply(b'{"type":"move","id":1,"index":0}')
-Move(id=1, index=0, info=None)
+Move(id=1, index=0, info=None, order=None)
+>>> print(in_order(Build(round=1, player="ann", card="sky_tower", at=["B4", "B3"]), ["B3", "B4"]).at)
+['B3', 'B4']
 """
 
 from __future__ import annotations
@@ -119,11 +121,25 @@ class BotHello(_Message, tag="hello"):
 
 
 class Move(_Message, tag="move"):
-    """The bot's answer to ``Decide``: the 0-based ``index`` of its move; ``info`` is recorded only."""
+    """The bot's answer to ``Decide``: the 0-based ``index`` of its move; ``info`` is recorded only;
+    ``order``, optional: the move's cards (a pick's ``keep``) or squares (a build's ``at``) in the
+    order the bot plays them, the same multiset as the move (``in_order``)."""
 
     id: int
     index: int
     info: Any = None
+    order: list[str] | None = None
+
+
+def in_order(move: Choice, order: list[str]) -> Pick | Build | None:
+    """``move`` played in ``order``: a pick keeping, or a build placed at, the same cards or squares
+    in that order; None when ``order`` is not the same multiset as the move's list (or the move has
+    none to order)."""
+    if isinstance(move, Pick) and sorted(order) == sorted(move.keep):
+        return msgspec.structs.replace(move, keep=list(order))
+    if isinstance(move, Build) and sorted(order) == sorted(move.at):
+        return msgspec.structs.replace(move, at=list(order))
+    return None
 
 
 FromBot = BotHello | Move

@@ -260,7 +260,7 @@ def decide(
             seat.seconds += result.seconds
             if result.info is not None:  # recorded, never acted on
                 seat.info.append({"event": event, "info": result.info})
-            chosen.append(options[result.index])
+            chosen.append(result.move)
         else:
             chosen.append(seat.fallback(state, options))
     return chosen, others
