@@ -197,10 +197,11 @@ def check_programs(specs: Sequence[str], seal: Seal) -> None:
             program.stop()
 
 
-def fault_notes(bots: dict[str, Any], max_faults: int) -> list[str]:
+def fault_notes(bots: dict[str, Any], max_faults: int | None = None) -> list[str]:
     """One line for each program seat of ``bots`` (the ``meta`` of a log's game event) that
-    faulted: what it made, and that the fallback played for it (issue 44: a faulty bot is
-    noticed at once, in the terminal).
+    faulted: what it made, and that the fallback played for it, and for the rest of the game
+    after ``max_faults`` faults when the run that played it says so (issue 44: a faulty bot
+    is noticed at once, in the terminal, and by whoever reads its log).
 
     >>> print(*fault_notes({"bob": {"command": "node b.js", "faults": [{"kind": "index", "event": 3}]}}, 3))
     note: seat bob (cmd:node b.js) made 1 fault (1 index, first at event 3); random played the decisions it faulted
@@ -214,7 +215,7 @@ def fault_notes(bots: dict[str, Any], max_faults: int) -> list[str]:
         for one in faults:
             kinds[one["kind"]] = kinds.get(one["kind"], 0) + 1
         made = ", ".join(f"{n} {kind}" for kind, n in kinds.items())
-        rest = f" and all after fault {max_faults}" if len(faults) >= max_faults else ""
+        rest = f" and all after fault {max_faults}" if max_faults is not None and len(faults) >= max_faults else ""
         notes.append(
             f"note: seat {player} ({PREFIX}{seat['command']}) made {len(faults)} fault{'s' * (len(faults) > 1)}"
             f" ({made}, first at event {faults[0]['event']}); random played the decisions it faulted{rest}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -88,9 +88,26 @@ def validate(
             )
         else:
             work = bind(check_item, partial=partial)
+        notes = []
         for report in run.map(work, items):
             printer.file(report)
             totals.add(report)
+            notes += bot_faults(report.path, report.meta)
             advance()
         printer.finish(totals)
+    sys.stderr.writelines(notes)
     raise typer.Exit(totals.status)
+
+
+def bot_faults(path: str, meta: dict[str, Any] | None) -> list[str]:
+    """A line for each bot program of a log's game ``meta`` that faulted (``fault_notes``):
+    its moves are legal, but some are the fallback's, not the bot's."""
+    if not meta or not isinstance(meta.get("bots"), dict):
+        return []
+    from bkref.bots.seats import fault_notes
+    from bkref.io.diagnostics import printable
+
+    try:
+        return [printable(f"{path}: {note}") + "\n" for note in fault_notes(meta["bots"])]
+    except (KeyError, TypeError, IndexError):  # a meta written by another tool: its own business
+        return []
