@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import BKREF_COMMAND, REPLAYS, ROOT
-from tests.test_bots import processes_in
+from tests.test_bots import SEALED, cheat, processes_in
 from tests.test_tournament_runner import without_times
 
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed: pip install 'bkref[dask]'")
@@ -83,6 +83,12 @@ def test_bot_programs_play_on_the_workers_the_games_of_a_local_run(scheduler: st
     assert without_times(tmp_path / "cluster") == without_times(tmp_path / "local")
     assert len(without_times(tmp_path / "local")) == 7  # 6 games and tournament.json
     assert processes_in(bot) == []
+
+
+@SEALED
+def test_a_cheating_bot_on_the_workers_learns_nothing(scheduler: str, tmp_path: Path) -> None:
+    """The cheating bot of tests/test_bots.py, sealed, its games played on the cluster's workers."""
+    cheat(tmp_path, "rotate", ["--dask", scheduler])
 
 
 def test_an_unreachable_scheduler_is_one_line(tmp_path) -> None:
