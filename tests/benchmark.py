@@ -20,8 +20,9 @@ target (issues 6 and 15):
 - with ``--knowledge`` (instead of the rest), what a player's view costs at a decision beside
   the engine's time for an event, and a seen log beside validate (issue 26);
 - with ``--bots`` (instead of the rest), the round trip of one decision to an instant bot
-  program beside the same bytes through a pipe to a process that echoes them (target: at
-  most 2x), and the games/s of 4 instant bot programs, their processes reused (issue 27);
+  program, sealed and unsealed, beside the same bytes through a pipe to a process that
+  echoes them (target: at most 2x), and the games/s of 4 instant bot programs, their
+  processes reused, sealed and unsealed (issues 27 and 43);
 - with ``--mistakes`` (instead of the rest), how bkref reports single mistakes (issue 25,
   ``tests.mistakes``): the share of mistakes with exactly one root problem (one naming no
   earlier problem), overall and by kind, and the mean number of problems a mistake gives;
@@ -505,6 +506,7 @@ def bot_figures(folder: Path, games: int, repeat: int) -> None:
     """One decision's round trip to an instant bot (a 4-player game's first pick, its view
     included) beside the same bytes echoed through a pipe; then games/s of 4 instant bots."""
     from bkref.bots.program import Program, ask_all, new_decide
+    from bkref.bots.sealing import Seal
     from bkref.bots.seats import BotOptions
     from bkref.bots.tournament import run, simulate_jobs
     from bkref.game import moves
@@ -519,16 +521,20 @@ def bot_figures(folder: Path, games: int, repeat: int) -> None:
         state.play(event)
     options = moves.picks(state, "ann")
     seen = view(state, "ann").struct()
-    bot = Program([sys.executable, str(folder / "instant.py")])
-    bot.start()
+    bots = [Program([sys.executable, str(folder / "instant.py")], seal=Seal(sealed=sealed)) for sealed in (True, False)]
+    for bot in bots:
+        bot.start()
     echo = subprocess.Popen([sys.executable, str(folder / "echo.py")], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert echo.stdin is not None and echo.stdout is not None
-    line = msgspec.json.encode(new_decide(bot, "pick", options, seen, 5000)) + b"\n"
+    line = msgspec.json.encode(new_decide(bots[0], "pick", options, seen, 5000)) + b"\n"
     rounds = 1000
 
-    def ask() -> None:
-        for _ in range(rounds):
-            ask_all([(bot, new_decide(bot, "pick", options, seen, 5000))])
+    def ask(bot: Program) -> Callable[[], None]:
+        def asking() -> None:
+            for _ in range(rounds):
+                ask_all([(bot, new_decide(bot, "pick", options, seen, 5000))])
+
+        return asking
 
     def echoed() -> None:
         for _ in range(rounds):
@@ -536,25 +542,29 @@ def bot_figures(folder: Path, games: int, repeat: int) -> None:
             echo.stdin.flush()  # type: ignore[union-attr]
             echo.stdout.readline()  # type: ignore[union-attr]
 
-    trip, piped = best_in_turn(repeat, ask, echoed)
-    bot.stop()
+    sealed, unsealed, piped = best_in_turn(repeat, ask(bots[0]), ask(bots[1]), echoed)
+    for bot in bots:
+        bot.stop()
     echo.stdin.close()
     echo.wait()
     print(
-        f"one decision's round trip to an instant bot: {trip / rounds * 1e6:.0f} us "
-        f"({len(line)} bytes, {len(options)} moves and the view); the same bytes echoed through a pipe: "
-        f"{piped / rounds * 1e6:.0f} us; ratio {trip / piped:.2f} (target at most 2)"
+        f"one decision's round trip to an instant bot, sealed: {sealed / rounds * 1e6:.0f} us "
+        f"({len(line)} bytes, {len(options)} moves and the view), unsealed: {unsealed / rounds * 1e6:.0f} us; "
+        f"the same bytes echoed through a pipe: {piped / rounds * 1e6:.0f} us; "
+        f"ratio {sealed / piped:.2f} sealed, {unsealed / piped:.2f} unsealed (target at most 2)"
     )
     spec = f"cmd:{sys.executable} {folder / 'instant.py'}"
-    start = time.perf_counter()
-    for _ in run(simulate_jobs(4, 0, [spec], games), Local(), BotOptions()):
-        pass
-    took = time.perf_counter() - start
     python = best_in_turn(1, lambda: [simulate(4, seed) for seed in range(games)])[0]
-    print(
-        f"{games} 4-player games of 4 instant bot programs, processes reused: {games / took:.1f} games/s "
-        f"({took / games * 1000:.0f} ms a game; the random policy in-process: {python / games * 1000:.0f} ms a game)"
-    )
+    for sealed_too in (True, False):
+        start = time.perf_counter()
+        for _ in run(simulate_jobs(4, 0, [spec], games), Local(), BotOptions(seal=Seal(sealed=sealed_too))):
+            pass
+        took = time.perf_counter() - start
+        print(
+            f"{games} 4-player games of 4 instant bot programs, {'sealed' if sealed_too else 'unsealed'}, processes "
+            f"reused: {games / took:.1f} games/s ({took / games * 1000:.0f} ms a game; the random policy "
+            f"in-process: {python / games * 1000:.0f} ms a game)"
+        )
 
 
 def decisions(path: Path) -> list[tuple[Callable[..., list[Any]], tuple[Any, ...]]]:
