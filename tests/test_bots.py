@@ -269,6 +269,21 @@ def test_a_cheating_bot_learns_no_deck_and_no_hand_it_may_not_know(tmp_path: Pat
     cheat(tmp_path, schedule, ["-j", "2"])
 
 
+@SEALED
+def test_a_bot_kept_in_the_runs_output_folder_is_warned_of(bkref, tmp_path: Path) -> None:
+    """Sealing hides the run's output folder from the bots, but not from a bot that lives in
+    it (that would hide the bot): one warning line says so, and the run goes on."""
+    out = tmp_path / "run"
+    out.mkdir()
+    shutil.copy(ROOT / "examples" / "bots" / "random_bot.py", out / "bot.py")
+    command = f"{sys.executable} {out / 'bot.py'}"
+    made = bkref("simulate", "--players", 2, "--seed", 1, "--policy", f"cmd:{command}", "--games", 1, "-o", out)
+    assert made.exit_code == 0
+    assert made.stderr == f"bkref: warning: bot {command} lies in {out}, which bots may not see: it can read it\n"
+    apart = bkref("simulate", "--players", 2, "--seed", 1, "--policy", f"cmd:{command}", "-o", tmp_path / "g.jsonl")
+    assert (apart.exit_code, apart.stderr) == (0, "")
+
+
 SPY = (  # a bot that looks for other bots' files (LOOKED), then plays as the random example does
     "import json, os, runpy, sys\n"
     "found = {}\n"

@@ -143,6 +143,13 @@ class Seal(msgspec.Struct, frozen=True):
             *argv,
         ]
 
+    def exposed(self, command: Sequence[str]) -> list[str]:
+        """The hidden paths that ``command``'s own files lie in, which it therefore sees (hiding
+        them would hide the bot): a bot kept in the run's output folder, say."""
+        mine = [arg for arg in _absolute(command) if _is_path(arg)]
+        hidden = sorted({os.path.abspath(p) for p in self.hidden})
+        return [path for path in hidden if any(_within(m, path) for m in mine)]
+
     def preexec(self) -> Callable[[], None]:
         """What the bot's process does before it runs: a process group of its own, killed when
         bkref dies (Linux), within the limits."""

@@ -226,7 +226,11 @@ def bot_options(
     if programs and not unsealed and (why := unsealed_why()) is not None:
         warn(f"bot programs run unsealed: {why}; --unsealed runs trusted bots so")
     paths = tuple(os.path.abspath(path) for path in [*hidden, *([logs] if logs else [])])
-    return BotOptions(ms, max_faults, logs, Seal(not unsealed, network, paths, within, programs))
+    sealing = Seal(not unsealed, network, paths, within, programs)
+    for command in programs if sealing.sealed else ():
+        for path in sealing.exposed(command):
+            warn(f"bot {' '.join(command)} lies in {path}, which bots may not see: it can read it")
+    return BotOptions(ms, max_faults, logs, sealing)
 
 
 DebugOption = Annotated[
