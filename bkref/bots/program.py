@@ -360,9 +360,14 @@ def _children(parent: int) -> list[int]:
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         with contextlib.suppress(OSError, ValueError, IndexError):
-            if int(stat.read_text().rpartition(")")[2].split()[1]) == parent:
+            if int(_stat(stat)[1]) == parent:
                 found.append(int(stat.parent.name))
     return found
+
+
+def _stat(path: Path) -> list[str]:
+    """The fields of a ``/proc/PID/stat`` file after the command's name: state, parent, ..."""
+    return path.read_text().rpartition(")")[2].split()
 
 
 def _wait_ended(pid: int, seconds: float = QUIT_SECONDS) -> None:
@@ -370,7 +375,7 @@ def _wait_ended(pid: int, seconds: float = QUIT_SECONDS) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+            state = _stat(Path(f"/proc/{pid}/stat"))[0]
         except (OSError, IndexError):
             return
         if state in ("Z", "X"):

@@ -115,7 +115,7 @@ class Seal(msgspec.Struct, frozen=True):
             error = errno.EACCES if os.path.exists(argv[0]) else errno.ENOENT
             raise OSError(error, os.strerror(error), argv[0])
         env = [arg for name in PASSED if name in os.environ for arg in ("--setenv", name, os.environ[name])]
-        mine = {arg for arg in argv if _is_path(arg)} | {shutil.which(argv[0]) or argv[0]}
+        mine = _own_files(argv)
         own: list[str] = []  # the folders of the files it names, seen where they lie (under /tmp too)
         for folder in sorted({arg if os.path.isdir(arg) else os.path.dirname(arg) for arg in mine if _is_path(arg)}):
             own += ["--ro-bind", folder, folder]
@@ -146,7 +146,7 @@ class Seal(msgspec.Struct, frozen=True):
     def exposed(self, command: Sequence[str]) -> list[str]:
         """The hidden paths that ``command``'s own files lie in, which it therefore sees (hiding
         them would hide the bot): a bot kept in the run's output folder, say."""
-        mine = [arg for arg in _absolute(command) if _is_path(arg)]
+        mine = _own_files(_absolute(command))
         hidden = sorted({os.path.abspath(p) for p in self.hidden})
         return [path for path in hidden if any(_within(m, path) for m in mine)]
 
@@ -178,6 +178,12 @@ def _absolute(command: Sequence[str]) -> list[str]:
     """``command`` with the relative paths of files bkref sees made absolute."""
     here = os.getcwd()
     return [os.path.join(here, arg) if _names_a_file(arg, n == 0) else arg for n, arg in enumerate(command)]
+
+
+def _own_files(argv: list[str]) -> set[str]:
+    """The files a sealed bot run by ``argv`` sees where they lie, never hidden from it: those
+    its command names, and its program as found on the ``PATH``."""
+    return {arg for arg in argv if _is_path(arg)} | {shutil.which(argv[0]) or argv[0]}
 
 
 def _bot_files(argv: list[str]) -> list[str]:

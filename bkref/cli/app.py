@@ -178,7 +178,7 @@ UnsealedOption = Annotated[
     bool,
     typer.Option(
         "--unsealed",
-        help="Run bot programs unsealed: they see the machine as bkref does (trusted bots only; see the README).",
+        help="Run bot programs unsealed: they see the machine as bkref does (trusted bots only; see docs/bots.md).",
     ),
 ]
 
@@ -215,7 +215,6 @@ def bot_options(
     from bkref.bots.seats import BotOptions, command_of, is_program
 
     programs = tuple(tuple(command_of(spec)) for spec in dict.fromkeys(policies) if is_program(spec))
-
     unsealed, network, limits = seal
     within = Limits()
     for text in limits or []:
