@@ -566,6 +566,24 @@ def test_processes_are_reused_across_games_and_every_message_fits_the_schema(fol
     assert not validator.is_valid({"type": "move", "id": 3})
 
 
+def test_every_bot_process_of_a_parallel_run_is_told_quit(folder: Path) -> None:
+    """A run of ``-j 2`` that ends tells each of its bot processes ``quit`` and lets it end,
+    the last game's too (its worker was once stopped as if the run were cut short: the bot
+    was killed in the middle of what it wrote at ``over``)."""
+    log = folder / "received.jsonl"
+    spec = bot(folder, LAST, log=log)
+    args = ["tournament", "--players", "2", "--bot", f"b={spec}", "--bot", "g=greedy", "--deals", "2"]
+    args += ["--schedule", "random", "-j", "2", "--unsealed", "--seed", "7", "-o", str(folder / "t")]
+    made = subprocess.run([*BKREF_COMMAND, *args], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    told: dict[int, list[str]] = {}  # by process: the types of the messages it was sent
+    for line in log.read_text().splitlines():
+        message = json.loads(line)
+        told.setdefault(message["pid"], []).append(message["message"]["type"])
+    played = [types for types in told.values() if "game" in types]  # not the check before the run
+    assert len(played) == 2 and [types[-2:] for types in played] == [["over", "quit"]] * 2
+
+
 def test_picks_are_asked_of_every_program_at_once(folder: Path) -> None:
     """At the first pick each bot answers only once the other has its decision too: asked one
     after the other, the first would wait past its time (a timeout fault)."""

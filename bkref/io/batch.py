@@ -91,8 +91,8 @@ class Local:
             while pending:
                 done = pending.popleft().result()
                 pending.extend(pool.submit(_each, work, chunk) for chunk in islice(chunks, 1))
+                ended = not pending  # all done: a caller that stops at the last item ends no work
                 yield from done
-            ended = True
         finally:
             if not ended:  # Ctrl-C, an error, or the caller stopped: the work under way is not waited for
                 for worker in workers:
