@@ -142,8 +142,8 @@ class Program:
         os.set_blocking(self.process.stdout.fileno(), False)
         self.send(Hello())
         deadline = time.monotonic() + HELLO_SECONDS
-        while True:
-            line = self._wait_line(deadline)
+        while True:  # the deadline holds however much it writes before its hello
+            line = self._wait_line(deadline) if time.monotonic() < deadline else None
             if line is None:
                 try:  # its output ended: a process that exits is reaped within moments
                     ended: int | None = self.process.wait(timeout=0.5)
@@ -160,7 +160,7 @@ class Program:
                 if _says_hello(line):  # a hello all the same: said now, not after 10 s of waiting
                     self.kill()
                     raise BotFault("exit", f"its hello is not bkbot/1's: {_worded(error)}") from None
-                self.stray.append(("output", self.next_id))  # a line before its hello
+                self._before_hello()
                 continue
             if isinstance(reply, BotHello):
                 if reply.protocol != PROTOCOL:
@@ -168,7 +168,12 @@ class Program:
                     raise BotFault("exit", f"its hello speaks {reply.protocol!r}, not {PROTOCOL!r}")
                 self.name, self.version = reply.name, reply.version
                 return
-            self.stray.append(("output", self.next_id))  # a move before its hello
+            self._before_hello()
+
+    def _before_hello(self) -> None:
+        """A line before its hello: one ``output`` fault, however many lines it writes."""
+        if ("output", self.next_id) not in self.stray:
+            self.stray.append(("output", self.next_id))
 
     def last_said(self) -> str:
         """The last line of the bot's standard error, as the end of a sentence ("" if none)."""
@@ -184,8 +189,9 @@ class Program:
         if process is None:
             return
         inner = _children(process.pid)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
+        if process.returncode is None or _group_lives(process.pid):  # its number is not another's yet
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
         for pid in inner:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
@@ -321,26 +327,36 @@ class Stderr(threading.Thread):
             with self._lock:
                 self._close_game()
                 if self._file is not None:
-                    self._file.close()
+                    with contextlib.suppress(OSError):
+                        self._file.close()
             self.pipe.close()
 
     def _write(self, chunk: bytes) -> None:
         room = max(0, STDERR_CAP - self._kept)
-        if self._file is not None and room:
-            self._file.write(chunk[:room])
-            self._file.flush()
+        if room:
+            self._log(chunk[:room])
         if len(chunk) > room:
-            if not self._dropped and self._file is not None:
-                said = f"\nbkref: over {STDERR_CAP >> 20} MiB of standard error in this game: the rest is dropped\n"
-                self._file.write(said.encode())
-                self._file.flush()
+            if not self._dropped:
+                self._log(f"\nbkref: over {STDERR_CAP >> 20} MiB of standard error in this game: the rest is dropped\n")
             self._dropped += len(chunk) - room
         self._kept += min(room, len(chunk))
 
-    def _close_game(self) -> None:
-        if self._dropped and self._file is not None:
-            self._file.write(f"bkref: {self._dropped} bytes of standard error dropped in this game\n".encode())
+    def _log(self, said: bytes | str) -> None:
+        """Write ``said`` to the log file; a file that cannot be written (a full disk) is given
+        up, and the bot's standard error still drained: a bot is never stopped by bkref's disk."""
+        if self._file is None:
+            return
+        try:
+            self._file.write(said.encode() if isinstance(said, str) else said)
             self._file.flush()
+        except OSError:
+            with contextlib.suppress(OSError):
+                self._file.close()
+            self._file = None
+
+    def _close_game(self) -> None:
+        if self._dropped:
+            self._log(f"bkref: {self._dropped} bytes of standard error dropped in this game\n")
         self._kept = self._dropped = 0
 
     def new_game(self) -> None:
@@ -363,6 +379,16 @@ def _children(parent: int) -> list[int]:
             if int(_stat(stat)[1]) == parent:
                 found.append(int(stat.parent.name))
     return found
+
+
+def _group_lives(group: int) -> bool:
+    """Whether a process of the process group ``group`` still runs (Linux's /proc; False
+    elsewhere): while one does, the number is the group's, and no new process's."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(_stat(stat)[2]) == group:
+                return True
+    return False
 
 
 def _stat(path: Path) -> list[str]:

@@ -60,6 +60,16 @@ FOLDER: Final = "/tmp/bot"
 
 MIB: Final = 1 << 20
 
+SYSTEM: Final = tuple(
+    path
+    for path in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix")
+    if os.path.lexists(path)
+)
+"""The machine's folders a sealed bot sees (read-only): its programs, libraries and settings."""
+
+SECRETS: Final = ("/etc/shadow", "/etc/gshadow", "/etc/ssh", "/etc/ssl/private", "/etc/sudoers", "/etc/sudoers.d")
+"""What a sealed bot does not see of the system's folders, even run as root: passwords and keys."""
+
 
 class Limits(msgspec.Struct, frozen=True):
     """What a bot program may use (``--bot-limit KIND=N``): ``memory_mb``, the address space
@@ -115,23 +125,9 @@ class Seal(msgspec.Struct, frozen=True):
             error = errno.EACCES if os.path.exists(argv[0]) else errno.ENOENT
             raise OSError(error, os.strerror(error), argv[0])
         env = [arg for name in PASSED if name in os.environ for arg in ("--setenv", name, os.environ[name])]
-        mine = _own_files(argv)
-        own: list[str] = []  # the folders of the files it names, seen where they lie (under /tmp too)
-        for folder in sorted({arg if os.path.isdir(arg) else os.path.dirname(arg) for arg in mine if _is_path(arg)}):
-            own += ["--ro-bind", folder, folder]
-        hidden = {os.path.abspath(p) for p in self.hidden}
-        theirs = {path for other in self.bots for path in _bot_files(_absolute(other))} - mine
-        hide: list[str] = []
-        for path in sorted(hidden | theirs):  # another bot's files: the folder of each, or the file alone
-            folder = path if path in hidden or os.path.isdir(path) else os.path.dirname(path)
-            if any(_within(m, folder) for m in mine):  # beside this bot's own files
-                folder = path
-            if any(_within(m, folder) for m in mine):
-                continue
-            if os.path.isdir(folder):
-                hide += ["--tmpfs", folder]
-            elif os.path.exists(folder):
-                hide += ["--ro-bind", "/dev/null", folder]
+        seen = _seen(argv, self.network)
+        own = [arg for place in seen for arg in _bind(place)]
+        hide = [arg for path in self._out_of_sight(argv, seen) for arg in _hide(path)]
         return [
             *_bwrap(self.network),
             *("--size", str(self.limits.file_mb * MIB), "--tmpfs", "/tmp"),
@@ -143,24 +139,58 @@ class Seal(msgspec.Struct, frozen=True):
             *argv,
         ]
 
+    def _out_of_sight(self, argv: list[str], seen: list[str]) -> list[str]:
+        """What the bot run by ``argv`` must not see of what it sees (the system's folders and
+        ``seen``): the paths ``hidden``, and the other bots' files, each with its folder, or
+        alone where that folder is the system's or holds what this bot sees as its own. A
+        hidden folder that holds its own files is not hidden (``exposed`` says so)."""
+        mine = _own_files(argv)
+        hidden = {os.path.realpath(path) for path in self.hidden}
+        theirs = {path for other in self.bots for path in _bot_files(_absolute(other))} - mine
+
+        def holds_own(folder: str) -> bool:  # what it sees as its own lies there
+            return any(_within(own, folder) for own in (*mine, *seen))
+
+        found = set()
+        for path in hidden | theirs:
+            if not os.path.exists(path) or not any(_within(path, place) for place in (*SYSTEM, *seen)):
+                continue  # out of its sight already (or not made yet: ``exposed``)
+            folder = path
+            if path not in hidden and not os.path.isdir(path):  # another bot's file: with its folder
+                folder = os.path.dirname(path)
+                if holds_own(folder) or any(_within(folder, system) for system in SYSTEM):
+                    folder = path
+            elif path not in hidden and any(_within(folder, system) for system in SYSTEM):
+                continue  # a system folder another bot names (its library, say) stays in sight
+            if not holds_own(folder):
+                found.add(folder)
+        return sorted(found)
+
     def exposed(self, command: Sequence[str]) -> list[str]:
-        """The hidden paths that ``command``'s own files lie in, which it therefore sees (hiding
-        them would hide the bot): a bot kept in the run's output folder, say."""
-        mine = _own_files(_absolute(command))
-        hidden = sorted({os.path.abspath(p) for p in self.hidden})
-        return [path for path in hidden if any(_within(m, path) for m in mine)]
+        """The hidden paths that ``command``'s bot sees all the same: one its own files lie in
+        (hiding it would hide the bot), or one not made yet in a folder it sees (nothing is
+        there to hide at its start): a bot kept in the run's output folder, say."""
+        argv = _absolute(command)
+        mine, seen = _own_files(argv), _seen(argv, self.network)
+        hidden = sorted({os.path.realpath(p) for p in self.hidden})
+        return [
+            path
+            for path in hidden
+            if any(_within(own, path) for own in (*mine, *seen))
+            or (not os.path.exists(path) and any(_within(path, place) for place in seen))
+        ]
 
     def preexec(self) -> Callable[[], None]:
         """What the bot's process does before it runs: a process group of its own, killed when
         bkref dies (Linux), within the limits."""
         limits = self.limits
         processes = _processes_of(os.getuid()) + limits.processes if os.getuid() != 0 else resource.RLIM_INFINITY
+        prctl = _prctl()  # found here: the child of a threaded process loads no library
 
         def start() -> None:  # pragma: no cover - runs in the child
             os.setsid()
-            if sys.platform == "linux":
-                with contextlib.suppress(OSError, AttributeError):
-                    ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+            if prctl is not None:  # killed when the thread that started it ends (bkref's, or a worker's)
+                prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
             for kind, value in (
                 (resource.RLIMIT_AS, limits.memory_mb * MIB),
                 (resource.RLIMIT_FSIZE, limits.file_mb * MIB),
@@ -182,18 +212,91 @@ def _absolute(command: Sequence[str]) -> list[str]:
 
 def _own_files(argv: list[str]) -> set[str]:
     """The files a sealed bot run by ``argv`` sees where they lie, never hidden from it: those
-    its command names, and its program as found on the ``PATH``."""
-    return {arg for arg in argv if _is_path(arg)} | {shutil.which(argv[0]) or argv[0]}
+    its command names, and its program as found on the ``PATH``, as named and as they really
+    are (a symbolic link's target)."""
+    named = {arg for arg in argv if _is_path(arg)} | {shutil.which(argv[0]) or argv[0]}
+    return named | {os.path.realpath(path) for path in named}
 
 
-def _bot_files(argv: list[str]) -> list[str]:
-    """The files and folders of a bot that ``argv`` names: its arguments', and its program's
-    unless found on the ``PATH`` (an interpreter, shared by every bot)."""
+def _seen(argv: list[str], network: bool) -> list[str]:
+    """Where the bot run by ``argv`` sees the machine's files, beside the system's folders
+    (``SYSTEM``): the folder of each file its command names (or the folder it names), and
+    its program's installation (``_installation``: of its interpreter too, for a script that
+    names one on its first line), each as named and as it really is; never its home, nor a
+    folder holding its own ``/tmp/bot`` (the file alone, then)."""
+    program = shutil.which(argv[0]) if argv else None
+    places: set[str] = set()
+    for arg in _own_files(argv):
+        if not _is_path(arg) or arg == program:
+            continue
+        folder = arg if os.path.isdir(arg) else os.path.dirname(arg)
+        if _within(FOLDER, folder) or _is_home(folder):
+            folder = arg  # /tmp itself, or a home: the file alone
+        if not _within(FOLDER, folder):
+            places.add(folder)
+    for found in (program, _interpreter(program)):
+        if found is not None:
+            places |= {_installation(found), _installation(os.path.realpath(found))}
+    if network and os.path.exists("/etc/resolv.conf"):  # often a link to where a resolver keeps it
+        places.add(os.path.dirname(os.path.realpath("/etc/resolv.conf")))
+    places = {place for place in places if not any(_within(place, system) for system in SYSTEM)}
+    return sorted(place for place in places if not any(_within(place, other) for other in places - {place}))
+
+
+def _installation(program: str) -> str:
+    """The folder a program is installed in, which it may read at its start: the one above
+    its ``bin`` folder (a Python's standard library, a virtual environment's packages), or
+    its own folder when that is a home or the root."""
+    folder = os.path.dirname(program)
+    above = os.path.dirname(folder)
+    if os.path.basename(folder) == "bin" and above != "/" and not _is_home(above):
+        return above
+    return folder
+
+
+def _interpreter(program: str | None) -> str | None:
+    """The interpreter a script names on its first line (``#!/usr/bin/env node``: found on the
+    ``PATH``), or None."""
+    if program is None:
+        return None
+    try:
+        with open(program, "rb") as file:
+            first = file.readline(256)
+    except OSError:
+        return None
+    words = first[2:].decode(errors="replace").split() if first.startswith(b"#!") else []
+    if words and os.path.basename(words[0]) == "env":
+        words = [word for word in words[1:] if not word.startswith("-")]
+        return shutil.which(words[0]) if words else None
+    return words[0] if words and os.path.isabs(words[0]) else None
+
+
+def _is_home(folder: str) -> bool:
+    """Whether ``folder`` is someone's home (``$HOME``, ``/root``, ``/home/NAME``) or ``/home``."""
+    folder = folder.rstrip(os.sep) or os.sep
+    return folder in (os.path.expanduser("~"), "/root", "/home") or os.path.dirname(folder) == "/home"
+
+
+def _bind(place: str) -> list[str]:
+    """bwrap's options that show ``place`` read-only where it lies."""
+    return ["--ro-bind", place, place]
+
+
+def _hide(path: str) -> list[str]:
+    """bwrap's options that show ``path`` empty: a folder with nothing in it, a file of no bytes."""
+    return ["--tmpfs", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
+
+
+def _bot_files(argv: list[str]) -> set[str]:
+    """The files and folders of a bot that ``argv`` names, as they really are: its
+    arguments', and its program's unless found on the ``PATH`` (an interpreter, shared by
+    every bot). Never a system folder (``SYSTEM``) or one that holds one."""
     path = os.environ.get("PATH", "").split(os.pathsep)
     named = [arg for arg in argv[1:] if _is_path(arg)]
     if argv and _is_path(argv[0]) and os.path.dirname(argv[0]) not in path:
         named.append(argv[0])
-    return named
+    real = {os.path.realpath(arg) for arg in named}
+    return {arg for arg in real if not any(_within(system, arg) for system in SYSTEM)}
 
 
 def _within(path: str, folder: str) -> bool:
@@ -219,11 +322,28 @@ def _bwrap(network: bool) -> list[str]:
         *("--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts"),
         "--unshare-cgroup-try",
         *(() if network else ("--unshare-net",)),
-        *("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"),
+        *(
+            arg
+            for path in SYSTEM
+            for arg in (("--symlink", os.readlink(path), path) if os.path.islink(path) else _bind(path))
+        ),
+        *(arg for path in SECRETS if os.path.lexists(path) for arg in _hide(path)),
+        *("--dev", "/dev", "--proc", "/proc"),
     ]
     if os.getuid() == 0:
         command += ["--cap-drop", "ALL"]
     return command
+
+
+@functools.cache
+def _prctl() -> Callable[[int, int], int] | None:
+    """Linux's ``prctl``, or None elsewhere."""
+    if sys.platform != "linux":
+        return None
+    try:
+        return ctypes.CDLL(None).prctl
+    except (OSError, AttributeError):
+        return None
 
 
 def _processes_of(uid: int) -> int:

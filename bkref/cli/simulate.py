@@ -117,7 +117,7 @@ def simulate(
             from bkref.cli.games import make_folder
 
             make_folder(Path(bot_logs))
-        hidden = [output] if games is not None else []  # a run's games; one game's file is written at its end
+        hidden = [*([output] if games is not None else []), *([deck] if deck else [])]  # a run's games, its deck
         seal = (unsealed, bot_network, bot_limit)
         bots = bot_options(move_time, max_faults, bot_logs, seal, hidden, specs)
         if not start_fallback:
