@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import pkgutil
 import re
 import signal
@@ -120,3 +121,16 @@ class TextSnapshot(SingleFileSnapshotExtension):
 @pytest.fixture
 def text_snapshot(snapshot):
     return snapshot.use_extension(TextSnapshot)
+
+
+@pytest.fixture
+def sealing() -> None:
+    """For a test of sealed bots: skipped where bots cannot be sealed, failed there with
+    ``BKREF_REQUIRE_SEALED=1`` (as CI sets it: a skip there would hide a missing bubblewrap)."""
+    from bkref.bots.sealing import unsealed_why
+
+    why = unsealed_why()
+    if why is not None and os.environ.get("BKREF_REQUIRE_SEALED") == "1":
+        pytest.fail(f"BKREF_REQUIRE_SEALED=1, and bots cannot be sealed here: {why}")
+    if why is not None:
+        pytest.skip(f"bots cannot be sealed here: {why}")

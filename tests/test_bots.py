@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from bkref.bots import program as programs
 from bkref.bots.engine import Engine
 from bkref.bots.program import BotFault
 from bkref.bots.protocol import protocol_schema
-from bkref.bots.sealing import Seal, unsealed_why
+from bkref.bots.sealing import Seal
 from bkref.bots.seats import BotOptions
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.bots.tournament import run, simulate_jobs
@@ -161,16 +162,7 @@ def test_each_fault_kind_is_recorded_and_the_fallback_plays_the_game_out(folder:
 
 
 SEALED = pytest.mark.usefixtures("sealing")
-"""A test of sealed bots: skipped where bots cannot be sealed, failed there with ``BKREF_REQUIRE_SEALED=1`` (CI)."""
-
-
-@pytest.fixture
-def sealing() -> None:
-    why = unsealed_why()
-    if why is not None and os.environ.get("BKREF_REQUIRE_SEALED") == "1":
-        pytest.fail(f"BKREF_REQUIRE_SEALED=1, and bots cannot be sealed here: {why}")
-    if why is not None:
-        pytest.skip(f"bots cannot be sealed here: {why}")
+"""A test of sealed bots (the fixture ``sealing`` of conftest)."""
 
 
 @SEALED
@@ -340,6 +332,116 @@ def test_a_sealed_bot_sees_no_file_of_another_bot(tmp_path: Path) -> None:
     assert {path: found[0][path] for path in looked if found[0][path] not in nothing} == {}
     program = example.read_text()
     assert found[1] == dict(zip(looked, [program, program, "weights", ["main.py", "model.bin"]]))
+
+
+@SEALED
+def test_a_sealed_bot_sees_neither_the_organisers_files_nor_the_runs(tmp_path: Path) -> None:
+    """Attack: a bot reached through a symbolic link to its folder reads the organiser's home
+    (their shell's history names the seed; an earlier run lies there) and the run's output
+    folder, named through a link to a folder beside the bot. Sealed, it sees none of them,
+    the output folder empty; unsealed (``--unsealed``), it reads them all."""
+    example = ROOT / "examples" / "bots" / "random_bot.py"
+    with tempfile.TemporaryDirectory(dir="/var/tmp") as place:
+        bots, home = Path(place) / "bots", Path(place) / "home"
+        (home / "old").mkdir(parents=True)
+        bots.mkdir()
+        (home / ".bash_history").write_text("bkref tournament --seed 7 -o old\n")
+        (home / "old" / "game.jsonl").write_text('{"type": "game", "deck": ["H3"]}\n')
+        (Path(place) / "alias").symlink_to(bots)
+        (Path(place) / "out").symlink_to(bots / "out")
+        looked = [str(home), str(home / ".bash_history"), str(home / "old" / "game.jsonl"), str(bots / "out")]
+        (bots / "spy.py").write_text(SPY.replace("LOOKED", repr(looked)))
+        found = []
+        for sealed in ([], ["--unsealed"]):
+            shutil.rmtree(bots / "out", ignore_errors=True)
+            (bots / "out").mkdir()
+            args = ["tournament", "--players", "2", "--deals", "1", "--bot", "g=greedy", *sealed, "-o", f"{place}/out"]
+            args += ["--bot", f"s=cmd:{sys.executable} {place}/alias/spy.py {example}"]
+            logs = tmp_path / f"logs{len(sealed)}"
+            made = subprocess.run(
+                [*BKREF_COMMAND, *args, "--bot-logs", str(logs)],
+                capture_output=True,
+                text=True,
+                env={**os.environ, "HOME": str(home)},
+            )
+            assert made.returncode == 0, made.stderr
+            found.append(json.loads(sorted(logs.glob("*-s-*.log"))[0].read_text().splitlines()[0]))
+    nothing = ("Permission denied", "No such file or directory")
+    assert [found[0][path] in nothing for path in looked[:3]] == [True] * 3 and found[0][looked[3]] == []
+    assert [found[1][path] for path in looked[:2]] == [[".bash_history", "old"], "bkref tournament --seed 7 -o old\n"]
+    assert "tournament.json" in found[1][looked[3]]
+
+
+@SEALED
+def test_a_sealed_bot_does_not_see_the_log_simulate_deals_from(bkref, tmp_path: Path) -> None:
+    """Attack: a bot kept beside the log that ``simulate --deck`` deals from reads it. Sealed,
+    it cannot; unsealed, it reads the deck."""
+    example = ROOT / "examples" / "bots" / "random_bot.py"
+    dealt = tmp_path / "dealt.jsonl"
+    assert bkref("simulate", "--players", 2, "--seed", 3, "-o", dealt).exit_code == 0
+    (tmp_path / "spy.py").write_text(SPY.replace("LOOKED", repr([str(dealt)])))
+    found = []
+    for sealed in ([], ["--unsealed"]):
+        logs = tmp_path / f"logs{len(sealed)}"
+        policy = f"cmd:{sys.executable} {tmp_path / 'spy.py'} {example}"
+        args = ["--players", 2, "--seed", 1, "--policy", policy, "--deck", dealt, *sealed, "--bot-logs", logs]
+        made = bkref("simulate", *args, "-o", tmp_path / f"game{len(sealed)}.jsonl")
+        assert made.exit_code == 0, made.stderr
+        found.append(json.loads(sorted(logs.iterdir())[0].read_text().splitlines()[0])[str(dealt)])
+    assert found == ["Permission denied", dealt.read_text()]
+
+
+@SEALED
+def test_bots_that_name_a_system_folder_or_lie_directly_in_tmp_play_sealed(tmp_path: Path) -> None:
+    """A bot whose command names ``.`` (here the folder of bkref's Python) and ``/usr/lib``
+    hides neither from the other bots, which need them to run; a bot kept directly in
+    ``/tmp`` (the bots' own private folder, sealed) starts. Every seat plays its whole game."""
+    example = ROOT / "examples" / "bots" / "random_bot.py"
+    handle, lone = tempfile.mkstemp(dir="/tmp", suffix=".py")
+    os.close(handle)
+    try:
+        shutil.copy(example, lone)
+        args = ["tournament", "--players", "3", "--deals", "1", "-o", str(tmp_path / "t")]
+        args += ["--bot", f"a=cmd:{sys.executable} {example} . /usr/lib", "--bot", f"b=cmd:{sys.executable} {lone}"]
+        args += ["--bot", f"c=cmd:{sys.executable} {example}"]
+        here = Path(sys.executable).parent.parent.parent  # holds the Python that runs the bots
+        made = subprocess.run([*BKREF_COMMAND, *args], capture_output=True, text=True, cwd=here)
+    finally:
+        os.unlink(lone)
+    assert made.returncode == 0, made.stderr
+    for game in (tmp_path / "t").glob("game-*.jsonl"):
+        seats = json.loads(game.read_text().split("\n", 1)[0])["meta"]["bots"]
+        assert len(seats) == 3 and [seat["faults"] for seat in seats.values()] == [[]] * 3
+
+
+@pytest.mark.skipif(not programs.__file__.endswith(".py"), reason="a compiled module cannot be patched")
+def test_a_bot_that_floods_before_its_hello_is_given_up_at_the_deadline(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack: a bot writes lines without end and never says hello. bkref gives it up at the
+    deadline of its hello (10 s; 1 s here), with one output fault, however much it wrote."""
+    monkeypatch.setattr(programs, "HELLO_SECONDS", 1.0)
+    (folder / "flood.py").write_text("import sys\nwhile True:\n    sys.stdout.write('x' * 99 + '\\n')\n")
+    program = programs.Program([sys.executable, str(folder / "flood.py")], seal=TRUSTED)
+    started = time.monotonic()
+    with pytest.raises(BotFault, match="no hello within"):
+        program.start()
+    assert time.monotonic() - started < 5 and program.stray == [("output", 0)]
+
+
+def test_a_bots_standard_error_is_drained_when_its_log_cannot_be_written() -> None:
+    """A log on a full disk (``/dev/full``) is given up: the bot's standard error is still
+    read to its end, so a bot that writes there is never blocked, nor killed by a closed pipe."""
+    read, write = os.pipe()
+    drain = programs.Stderr(os.fdopen(read, "rb"), Path("/dev/full"))
+    drain.start()
+    writer = threading.Thread(target=lambda: [os.write(write, b"y" * 65536) for _ in range(16)])
+    writer.start()
+    writer.join(10)
+    alive = writer.is_alive()
+    os.close(write)
+    drain.join(10)
+    assert not alive and not drain.is_alive()
 
 
 @SEALED

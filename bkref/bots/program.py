@@ -244,10 +244,12 @@ class Program:
     # -- reading ---------------------------------------------------------------------
 
     def _read(self) -> list[bytes]:
-        """The complete lines the bot has written so far (an over-long one as ``b"\\0"``)."""
+        """The complete lines the bot has written so far (an over-long one as ``b"\\0"``): those
+        read before, if any are left, else what the pipe holds now (at most 64 KiB of it: however
+        much a bot writes, bkref holds no more of it than that)."""
         lines, self._lines = self._lines, []
         process = self.process
-        if process is None or process.stdout is None or self._eof:
+        if lines or process is None or process.stdout is None or self._eof:
             return lines
         try:
             chunk = os.read(process.stdout.fileno(), 1 << 16)
@@ -454,6 +456,8 @@ def _wait(programs: Sequence[Program], deadline: float) -> None:
                 poller.register(fd, select.POLLOUT)
                 by_fd[fd] = program
     timeout = max(0, math.ceil((deadline - time.monotonic()) * 1000))
+    if any(program._lines for program in programs):  # lines read already wait: none is to wait for
+        timeout = 0
     for fd, events in poller.poll(timeout):
         if events & select.POLLOUT and fd in by_fd:
             by_fd[fd]._flush()

@@ -7,14 +7,16 @@ A bot is a stranger's program. Where the machine allows it (Linux, with bubblewr
   which names the seeds of the deals), and every process it starts ends with it, whether
   it called ``setsid`` or not (the namespace ends with its first process, which bwrap
   ends with bkref: ``--die-with-parent``);
-- on the machine's file system read-only, so that its own files (its program, a model, a
-  book) are read where they lie (the folder of each file its command names is seen even
-  under ``/tmp``, which is otherwise its own); but with the folders the run writes (its games, the
-  bots' logs), the logs it deals decks from (``--deck``) and the other bots' files (``bots``:
-  the folder of each file another bot's command names, or the file alone beside this bot's
-  own) out of sight, each an empty folder (or file) in its view; in a private, empty working folder (``/tmp/bot``, also
-  ``$HOME`` and ``$TMPDIR``) on a private ``/tmp`` of ``file_mb`` at most, gone with the
-  process: a bot keeps no notes from one process to the next;
+- on a file system that shows, read-only, the system's folders (``SYSTEM``, less its
+  ``SECRETS``), its program's installation and the folders of the files its command names,
+  where they lie (``_seen``), and nothing else of the machine (no home, no earlier run);
+  in what it sees, the folders the run writes (its games, the bots' logs), the logs it deals
+  decks from (``--deck``) and the other bots' files (``bots``: the folder of each file
+  another bot's command names, or the file alone beside this bot's own) are out of sight
+  (``_out_of_sight``), each an empty folder (or an unreadable file) in its view; in a
+  private, empty working folder (``/tmp/bot``, also ``$HOME`` and ``$TMPDIR``) on a private
+  ``/tmp`` of ``file_mb`` at most, gone with the process: a bot keeps no notes from one
+  process to the next;
 - with a clean environment (``PASSED``: ``PATH``, the locale and the time zone; ``HOME``
   and ``TMPDIR`` its own folder), no network unless ``network`` (the organiser's
   ``--bot-network``), and no capability even when bkref runs as root;
@@ -25,9 +27,9 @@ A bot is a stranger's program. Where the machine allows it (Linux, with bubblewr
 
 Relative paths in the command that name files bkref sees (``cmd:python3 bots/mine.py``)
 are made absolute, since the bot starts in its own folder. Without bwrap (or where it
-cannot make the namespaces) the bot runs unsealed, with the limits still set: the
-command line warns (``unsealed_why``); ``sealed=False`` (``--unsealed``) runs trusted bots
-so on purpose.
+cannot make the namespaces) the bot runs unsealed, with the limits still set, and the
+command line refuses to (``unsealed_why``) unless ``sealed=False`` (``--unsealed``): the
+organiser trusts the bots.
 
 >>> Limits().memory_mb, Limits().processes, Limits().file_mb, Limits().cpu_seconds
 (4096, 64, 64, 3600)
@@ -154,7 +156,7 @@ class Seal(msgspec.Struct, frozen=True):
         found = set()
         for path in hidden | theirs:
             if not os.path.exists(path) or not any(_within(path, place) for place in (*SYSTEM, *seen)):
-                continue  # out of its sight already (or not made yet: ``exposed``)
+                continue  # out of its sight already, or not there (each is made before a bot starts)
             folder = path
             if path not in hidden and not os.path.isdir(path):  # another bot's file: with its folder
                 folder = os.path.dirname(path)
@@ -167,18 +169,13 @@ class Seal(msgspec.Struct, frozen=True):
         return sorted(found)
 
     def exposed(self, command: Sequence[str]) -> list[str]:
-        """The hidden paths that ``command``'s bot sees all the same: one its own files lie in
-        (hiding it would hide the bot), or one not made yet in a folder it sees (nothing is
-        there to hide at its start): a bot kept in the run's output folder, say."""
+        """The hidden paths that ``command``'s bot sees all the same, as its own files (or what
+        it runs on) lie in them: hiding them would hide the bot. A bot kept in the run's output
+        folder, say."""
         argv = _absolute(command)
-        mine, seen = _own_files(argv), _seen(argv, self.network)
-        hidden = sorted({os.path.realpath(p) for p in self.hidden})
-        return [
-            path
-            for path in hidden
-            if any(_within(own, path) for own in (*mine, *seen))
-            or (not os.path.exists(path) and any(_within(path, place) for place in seen))
-        ]
+        own = [*_own_files(argv), *_seen(argv, self.network)]
+        hidden = sorted({os.path.realpath(path) for path in self.hidden})
+        return [path for path in hidden if any(_within(mine, path) for mine in own)]
 
     def preexec(self) -> Callable[[], None]:
         """What the bot's process does before it runs: a process group of its own, killed when
@@ -245,11 +242,12 @@ def _seen(argv: list[str], network: bool) -> list[str]:
 
 def _installation(program: str) -> str:
     """The folder a program is installed in, which it may read at its start: the one above
-    its ``bin`` folder (a Python's standard library, a virtual environment's packages), or
-    its own folder when that is a home or the root."""
+    its ``bin`` folder (a Python's standard library, a virtual environment's packages) or a
+    version manager's ``shims`` (pyenv's, asdf's: the versions they run), or its own folder
+    when that is a home or the root."""
     folder = os.path.dirname(program)
     above = os.path.dirname(folder)
-    if os.path.basename(folder) == "bin" and above != "/" and not _is_home(above):
+    if os.path.basename(folder) in ("bin", "shims") and above != "/" and not _is_home(above):
         return above
     return folder
 
