@@ -414,6 +414,21 @@ def test_bots_that_name_a_system_folder_or_lie_directly_in_tmp_play_sealed(tmp_p
         assert len(seats) == 3 and [seat["faults"] for seat in seats.values()] == [[]] * 3
 
 
+@SEALED
+def test_a_bot_kept_in_a_home_sees_itself_alone_of_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot program (a script naming its interpreter) kept directly in the organiser's home,
+    and one run with a script there, are shown alone: never the home, where the shell's
+    history and earlier runs lie."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "bot").write_text(f"#!{sys.executable}\n")
+    (tmp_path / "bot").chmod(0o755)
+    (tmp_path / "bot.py").write_text("")
+    for command in ([str(tmp_path / "bot")], [sys.executable, str(tmp_path / "bot.py")]):
+        argv = Seal().command(command)
+        binds = {tuple(argv[i + 1 : i + 3]) for i, arg in enumerate(argv) if arg == "--ro-bind"}
+        assert (str(tmp_path), str(tmp_path)) not in binds and (command[-1], command[-1]) in binds
+
+
 @pytest.mark.skipif(not programs.__file__.endswith(".py"), reason="a compiled module cannot be patched")
 def test_a_bot_that_floods_before_its_hello_is_given_up_at_the_deadline(
     folder: Path, monkeypatch: pytest.MonkeyPatch

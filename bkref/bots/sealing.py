@@ -27,9 +27,9 @@ A bot is a stranger's program. Where the machine allows it (Linux, with bubblewr
 
 Relative paths in the command that name files bkref sees (``cmd:python3 bots/mine.py``)
 are made absolute, since the bot starts in its own folder. Without bwrap (or where it
-cannot make the namespaces) the bot runs unsealed, with the limits still set, and the
-command line refuses to (``unsealed_why``) unless ``sealed=False`` (``--unsealed``): the
-organiser trusts the bots.
+cannot make the namespaces) the bot runs unsealed, with the limits still set: the
+command line warns (``unsealed_why``); ``sealed=False`` (``--unsealed``) runs trusted bots
+so on purpose.
 
 >>> Limits().memory_mb, Limits().processes, Limits().file_mb, Limits().cpu_seconds
 (4096, 64, 64, 3600)
@@ -64,7 +64,7 @@ MIB: Final = 1 << 20
 
 SYSTEM: Final = tuple(
     path
-    for path in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix")
+    for path in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/nix")
     if os.path.lexists(path)
 )
 """The machine's folders a sealed bot sees (read-only): its programs, libraries and settings."""
@@ -243,13 +243,13 @@ def _seen(argv: list[str], network: bool) -> list[str]:
 def _installation(program: str) -> str:
     """The folder a program is installed in, which it may read at its start: the one above
     its ``bin`` folder (a Python's standard library, a virtual environment's packages) or a
-    version manager's ``shims`` (pyenv's, asdf's: the versions they run), or its own folder
-    when that is a home or the root."""
+    version manager's ``shims`` (pyenv's, asdf's: the versions they run), or its own folder;
+    the program alone when that is a home or the root."""
     folder = os.path.dirname(program)
     above = os.path.dirname(folder)
     if os.path.basename(folder) in ("bin", "shims") and above != "/" and not _is_home(above):
         return above
-    return folder
+    return program if folder == "/" or _is_home(folder) else folder
 
 
 def _interpreter(program: str | None) -> str | None:

@@ -209,8 +209,8 @@ def bot_options(
     """The bot programs' options of ``simulate`` and ``tournament``: ``seal`` is ``--unsealed``,
     ``--bot-network`` and ``--bot-limit``; ``hidden``, the paths no bot may see (the run's
     output, its logs, its decks); each bot program of ``policies`` does not see the others'
-    files. ``fail`` when bot programs cannot be sealed here (unless ``--unsealed``: the
-    organiser trusts them), or on a limit it cannot read."""
+    files. With bot programs that cannot be sealed here, one warning line says so (bkref
+    runs them unsealed); ``fail`` on a limit it cannot read."""
     from bkref.bots.sealing import Limits, Seal, parse_limit, unsealed_why
     from bkref.bots.seats import BotOptions, command_of, is_program
 
@@ -223,7 +223,7 @@ def bot_options(
         except ValueError as error:
             raise fail(f"--bot-limit must be {error}, not {text!r}") from None
     if programs and not unsealed and (why := unsealed_why()) is not None:
-        raise fail(f"bot programs cannot be sealed here: {why}; --unsealed runs bots you trust unsealed")
+        warn(f"bot programs run unsealed: {why}; --unsealed runs trusted bots so")
     paths = tuple(os.path.abspath(path) for path in [*hidden, *([logs] if logs else [])])
     sealing = Seal(not unsealed, network, paths, within, programs)
     for command in programs if sealing.sealed else ():
