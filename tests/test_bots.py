@@ -1,4 +1,4 @@
-"""Bot programs (``bkbot/1``, BOT-PROTOCOL.md): real subprocesses, every fault kind, no process left behind.
+"""Bot programs (``bkbot/1``, docs/bot-protocol.md): real subprocesses, every fault kind, no process left behind.
 
 Each bot here is a tiny Python program written into the test's folder; its command line
 holds that folder, so ``processes_in`` finds any process of the test still running.

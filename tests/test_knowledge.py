@@ -235,7 +235,7 @@ def hidden(cards: list[str], hide: Callable[[str], bool]) -> list[str | None]:
 
 
 def expected_seen(event: Event, player: str) -> object:
-    """The seen event of ``event`` as BOT-PROTOCOL.md words it, as plain data."""
+    """The seen event of ``event`` as docs/bot-protocol.md words it, as plain data."""
     data = msgspec.to_builtins(event)
     every, parchment = (lambda c: True), PARCHMENTS.__contains__
     if isinstance(event, Game):

@@ -77,7 +77,7 @@ class Answer(msgspec.Struct):
 
 
 class BotFault(Exception):
-    """A fault of a bot (BOT-PROTOCOL.md, faults): ``kind`` is the fault's name."""
+    """A fault of a bot (docs/bot-protocol.md, faults): ``kind`` is the fault's name."""
 
     def __init__(self, kind: str, detail: str = "") -> None:
         super().__init__(f"{kind}: {detail}" if detail else kind)

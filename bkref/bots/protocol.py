@@ -1,4 +1,4 @@
-"""The messages of ``bkbot/1`` (BOT-PROTOCOL.md) as msgspec types, and their JSON Schema.
+"""The messages of ``bkbot/1`` (docs/bot-protocol.md) as msgspec types, and their JSON Schema.
 
 bkref writes ``ToBot`` messages to a bot program's standard input and reads ``FromBot``
 messages from its standard output, one JSON object a line. ``schemas/bkbot-1.schema.json``
@@ -170,6 +170,6 @@ def protocol_schema() -> str:
     return document(
         schema,
         f"{PROTOCOL} message",
-        "One line between bkref and a bot program (BOT-PROTOCOL.md): hello, game, seen, hand, reveal, "
+        "One line between bkref and a bot program (docs/bot-protocol.md): hello, game, seen, hand, reveal, "
         "decide, fault, over and quit from bkref; hello and move from the bot.",
     )

@@ -119,7 +119,7 @@ def simulate(
     shuffled deck; ``rulings`` are the game's rulings (R1-R6). ``seats`` holds the program
     seats of a run (``program_seats``), to reuse their processes; without it they are
     started and stopped for this game. With ``seat_streams`` (the default when a seat is a
-    bot program), each seat decides alone, in the order of BOT-PROTOCOL.md, drawing from a
+    bot program), each seat decides alone, in the order of docs/bot-protocol.md, drawing from a
     random stream of its own (``play``); without it, the seed's one generator serves every
     policy, and a policy playing several seats decides for them together.
     Raises ``OptionError`` for arguments that make no game (``check_options``), and
@@ -160,7 +160,7 @@ def play(
     seats: dict[str, ProgramSeat] | None = None,
 ) -> list[Event]:
     """Every event of one game whose seats (player to policy, in seat order) decide alone, in
-    the order of BOT-PROTOCOL.md, each drawing from a random stream of its own
+    the order of docs/bot-protocol.md, each drawing from a random stream of its own
     (``seat_stream``, from ``deal``, the seat and its policy): a seat's choices do not
     depend on which other policies share its game. ``meta`` is the game event's.
 
@@ -234,7 +234,7 @@ class _Game:
     """One simulated game: the live state, the events so far, each seat's policy or program.
 
     With a random stream per seat (``randomness``, a dict), each seat decides alone, as
-    BOT-PROTOCOL.md orders the decisions, whether a program or a Python policy plays it. With
+    docs/bot-protocol.md orders the decisions, whether a program or a Python policy plays it. With
     one generator, it serves every policy, and a policy playing several seats decides for them together (the
     order ``bkref simulate`` has always played, which its logs keep).
     """
@@ -335,7 +335,7 @@ class _Game:
         """The choices of the seats of ``asks`` (player to options) for decisions of ``kind``,
         taken together: the programs asked at once, the Python policies deciding (in seat
         order) while the programs think. A program is asked all the same when its only move
-        is ``None`` (BOT-PROTOCOL.md); a Python policy is not (as with one stream, it is
+        is ``None`` (docs/bot-protocol.md); a Python policy is not (as with one stream, it is
         asked only when there is something to build)."""
         programs = [(self.programs[p], kind, options) for p, options in asks.items() if p in self.programs]
         python = [p for p, options in asks.items() if p not in self.programs and options != [None]]

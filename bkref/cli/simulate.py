@@ -102,7 +102,7 @@ def simulate(
     run with its seed writes. A policy that cannot be loaded, raises, or returns a move that is not legal
     is a one-line error naming it and the position, with the policy's file and line
     when it raised (exit status 2). A seat may be a bot program in any language,
-    --policy 'cmd:COMMAND ARGS...', speaking bkbot/1 (BOT-PROTOCOL.md).
+    --policy 'cmd:COMMAND ARGS...', speaking bkbot/1 (docs/bot-protocol.md).
     """
     from bkref.bots.errors import OptionError, PolicyError
     from bkref.bots.seats import check_programs, fault_notes

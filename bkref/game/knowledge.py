@@ -13,7 +13,7 @@ view at once as one msgspec object (``bkref.game.seen.SeenView``, JSON Schema
 ``schemas/bkref-view-1.schema.json``): what a bot program is sent.
 
 ``Seer(player)`` follows a game event by event and gives the *seen events* of
-BOT-PROTOCOL.md: each event with every card ``player`` may not know as ``None``, the
+docs/bot-protocol.md: each event with every card ``player`` may not know as ``None``, the
 ``None`` last in their list. The picks of a turn are held back until the turn's last
 pick and then given together in seat order (I3). ``seen_events(events, player)`` is the
 whole log so. Neither plays the engine: a seen log costs less than validating the log.
@@ -91,7 +91,7 @@ class View:
     """The position of ``state`` as ``player`` sees it: read-only, typed, computed only when read (see
     the module); ``ValueError`` if ``player`` has no seat. ``view(state, player)`` is the same.
 
-    The fields of BOT-PROTOCOL.md's view: ``round``, ``turn``, ``phase``; the player's own
+    The fields of docs/bot-protocol.md's view: ``round``, ``turn``, ``phase``; the player's own
     ``hand``, ``parchments`` and ``reserve`` size; for every player ``squares``,
     ``supply``, ``parchment_count``, ``hand_size``, ``reserve_size`` and ``carrots``; the
     board (``owner``, ``buildings``, ``cities``, ``towers``, ``declared``, or all of it as
@@ -313,7 +313,7 @@ view: Final = View
 
 
 class Seer:
-    """A game followed event by event as ``player`` sees it (BOT-PROTOCOL.md, seen events).
+    """A game followed event by event as ``player`` sees it (docs/bot-protocol.md, seen events).
 
     ``see(event)`` gives the seen events that ``event`` lets through, in the order of the
     game: one for most events; none for a pick that is not the turn's last; the turn's

@@ -47,7 +47,7 @@ _EXTRA = (
     Rule(
         "F1",
         "Format",
-        "Every line of a log is a bkref/1 event (LOG-FORMAT.md): UTF-8 JSON, one object a "
+        "Every line of a log is a bkref/1 event (docs/log-format.md): UTF-8 JSON, one object a "
         "line, a known type, the fields of that type and no others, known card, square and player ids, "
         "starting with a game event.",
     ),

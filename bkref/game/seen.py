@@ -1,4 +1,4 @@
-"""What one player sees (RULES.md I1-I6, BOT-PROTOCOL.md), as msgspec types: seen events and the view.
+"""What one player sees (RULES.md I1-I6, docs/bot-protocol.md), as msgspec types: seen events and the view.
 
 A *seen event* is a ``bkref/1`` event in which every card that player may not know is
 ``null`` (``None``), the nulls last in their list. Builds, harvests and the end are
@@ -115,7 +115,7 @@ class BoardView(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 
 
 class SeenView(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    """The position as one player sees it (BOT-PROTOCOL.md "A view is ..."), as one object."""
+    """The position as one player sees it (docs/bot-protocol.md "A view is ..."), as one object."""
 
     player: Annotated[PlayerId, _d("The player who sees it.")]
     players: Annotated[list[PlayerId], _d("Every player, in seat order (S1).")]

@@ -49,7 +49,7 @@ SCHEMAS: Final = (
         "bkref-1.schema.json",
         Event,
         f"{FORMAT} game log event",
-        "One line of a bkref/1 JSON-lines game log (see LOG-FORMAT.md).",
+        "One line of a bkref/1 JSON-lines game log (see docs/log-format.md).",
     ),
     Schema(
         "--score",
@@ -81,7 +81,7 @@ SCHEMAS: Final = (
         "bkref-view-1.schema.json",
         SeenView,
         f"{VIEW_FORMAT} view",
-        "The position of a bkref/1 game as one player sees it (RULES.md I1-I6; BOT-PROTOCOL.md, views).",
+        "The position of a bkref/1 game as one player sees it (RULES.md I1-I6; docs/bot-protocol.md, views).",
     ),
     Schema(
         "--seen",
@@ -89,7 +89,7 @@ SCHEMAS: Final = (
         SeenEvent,
         f"{SEEN_FORMAT} seen event",
         "One event of a bkref/1 game as one player sees it: every card that player may not know "
-        "is null, the nulls last in their list (RULES.md I1-I6; BOT-PROTOCOL.md, seen events).",
+        "is null, the nulls last in their list (RULES.md I1-I6; docs/bot-protocol.md, seen events).",
     ),
 )
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A bkbot/1 bot in JavaScript (Node): the same play as random_bot.py, with its own generator.
 // Run it in a game:  bkref simulate --players 3 --seed 1 --policy 'cmd:node examples/bots/random_bot.js'
-// One JSON message a line on standard input, answers on standard output (BOT-PROTOCOL.md).
+// One JSON message a line on standard input, answers on standard output (docs/bot-protocol.md).
 "use strict";
 const readline = require("readline");
 

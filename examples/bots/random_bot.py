@@ -3,7 +3,7 @@
 
 Run it in a game:  bkref simulate --players 3 --seed 1 --policy 'cmd:python3 examples/bots/random_bot.py'
 It reads one JSON message a line on standard input and answers on standard output
-(BOT-PROTOCOL.md). Its own randomness comes from the game's `seed`, so a game replays.
+(docs/bot-protocol.md). Its own randomness comes from the game's `seed`, so a game replays.
 """
 
 import json
