@@ -350,12 +350,12 @@ def test_random_chooses_from_the_counts_as_from_the_list(players: int, seed: int
                 for beyond in (n, -n - 1):
                     with pytest.raises(IndexError, match=f"^{p} has no placement {beyond} of {c}$"):
                         moves.nth_build(state, p, c, beyond)
-            for group in ([state.players[0]], list(state.players)):
-                options = [b for p in group for b in moves.builds(state, p)]
+            for group, camps in (([state.players[0]], True), (list(state.players), True), ([state.players[0]], False)):
+                options = [b for p in group for b in moves.builds(state, p) if camps or CARDS[b.card].kind != "camp"]
                 for draw in range(5):
                     chose, chosen = random.Random(draw), random.Random(draw)
                     expected = random_policy(view(state, group[0]), [*options, None], chose) if options else None
-                    assert random_build(state, group, chosen) == expected
+                    assert random_build(state, group, chosen, camps) == expected
                     assert chose.random() == chosen.random()  # the same numbers drawn
         state.play(event)
 

@@ -109,13 +109,13 @@ def random_pick(state: Table, player: str, rng: random.Random) -> Pick:
     return chosen_pick(state, player, lambda n: rng.choice(range(n)))  # the draw of a choice among n
 
 
-def random_build(state: Table, players: Collection[str], rng: random.Random) -> Build | None:
+def random_build(state: Table, players: Collection[str], rng: random.Random, camps: bool = True) -> Build | None:
     """The build ``random_policy`` chooses in construction among every build of ``players``
-    (``moves.builds``), drawing the same numbers from ``rng``, without making the list of
-    builds (``moves.build_counts`` and ``moves.nth_build``): what ``bkref simulate`` plays
-    for its seats. None when it places nothing more, or when no build is left (then
-    nothing is drawn: the policy is not asked)."""
-    groups = build_counts(state, players)
+    (``moves.builds``; but a camp's, unless ``camps``: the camps placed first), drawing the
+    same numbers from ``rng``, without making the list of builds (``moves.build_counts`` and
+    ``moves.nth_build``): what ``bkref simulate`` plays for its seats. None when it places
+    nothing more, or when no build is left (then nothing is drawn: the policy is not asked)."""
+    groups = [group for group in build_counts(state, players) if camps or CARDS[group[1]].kind != "camp"]
     if not groups:
         return None
     which = rng.randrange(len(groups) + 1)

@@ -404,7 +404,10 @@ class _Game:
             return
         for seat in self.programs.values():
             seat.hand(state)
-        chosen = self.decide("pick", {p: moves.picks(state, p) for p in self.players}, "{}'s pick")
+        drawn = [p for p in self.players if self.policy.get(p) is random_policy]  # chosen without the list
+        asks = {p: moves.picks(state, p) for p in self.players if p not in drawn}
+        chosen = self.decide("pick", asks, "{}'s pick") if asks else {}
+        chosen.update({p: random_pick(state, p, self.streams[p]) for p in drawn})
         for player in self.players:
             self.emit(chosen[player])
 
@@ -424,8 +427,13 @@ class _Game:
                 self.emit(build)
 
     def builds(self, player: str) -> None:
-        """A seat's builds after the camps, asked again after each until it answers ``None``."""
+        """A seat's builds after the camps, asked again after each until it answers ``None``
+        (the bundled ``random`` chooses without the list of builds: ``random_build``)."""
         state = self.state
+        if self.policy.get(player) is random_policy and self.streams is not None:
+            while (placed := random_build(state, [player], self.streams[player], camps=False)) is not None:
+                self.emit(placed)
+            return
         while True:
             options: list[Choice] = [b for b in moves.builds(state, player) if CARDS[b.card].kind != "camp"]
             build = self.decide("build", {player: [*options, None]}, "the construction of {}")[player]

@@ -215,45 +215,74 @@ def rotations(seats: list[str]) -> list[list[str]]:
 
 def schedule(
     kind: Schedule, players: int, bots: Sequence[Bot], deals: Sequence[Deal], candidate: str | None
-) -> list[Job]:
+) -> Scheduled:
     """Every game of the tournament, in schedule order: deal by deal, as the module says."""
     check_schedule(kind, players, bots, candidate)
-    policies = {bot.name: bot.policy for bot in bots}
-    names = [bot.name for bot in bots]
-    games: list[tuple[Deal, str, int | None, list[str]]] = []
-    for deal in deals:
+    return Scheduled(kind, players, list(bots), list(deals), candidate)
+
+
+class Scheduled(Sequence[Job]):
+    """The games of ``schedule``, each ``Job`` made when it is asked for: every deal has as many
+    games, each seated from the deal alone, so a run of 100,000 games holds no more jobs than
+    a run of 100 (only its deals)."""
+
+    def __init__(self, kind: Schedule, players: int, bots: list[Bot], deals: list[Deal], candidate: str | None) -> None:
+        self.kind, self.players, self.deals, self.candidate = kind, players, deals, candidate
+        self.policies = {bot.name: bot.policy for bot in bots}
+        self.names = [bot.name for bot in bots]
+        self.per_deal = len(self._games_of(deals[0])) if deals else 0
+        """The games of each deal."""
+
+    def _games_of(self, deal: Deal) -> list[tuple[str, int | None, list[str]]]:
+        """The games of ``deal``, in order: each one's role, rotation and bots by seat."""
+        kind, names, players, candidate = self.kind, self.names, self.players, self.candidate
         if kind == "rotate":
-            games += [(deal, "rotation", k, turned) for k, turned in enumerate(rotations(lineup(names, players)))]
-        elif kind == "candidate":
+            return [("rotation", k, turned) for k, turned in enumerate(rotations(lineup(names, players)))]
+        if kind == "candidate":
             control = lineup([name for name in names if name != candidate], players)
             assert candidate is not None
-            games += [(deal, "candidate", s + 1, [*control[:s], candidate, *control[s + 1 :]]) for s in range(players)]
-            games.append((deal, "control", None, control))
-        else:
-            seats = lineup(names, players)
-            random.Random(f"bkref tournament seats {deal.key}").shuffle(seats)
-            games.append((deal, "random", None, seats))
-    jobs = []
-    for n, (deal, role, rotation, seats) in enumerate(games, 1):
+            games = [("candidate", s + 1, [*control[:s], candidate, *control[s + 1 :]]) for s in range(players)]
+            return [*games, ("control", None, control)]
+        seats = lineup(names, players)
+        random.Random(f"bkref tournament seats {deal.key}").shuffle(seats)
+        return [("random", None, seats)]
+
+    def __len__(self) -> int:
+        return self.per_deal * len(self.deals)
+
+    @overload
+    def __getitem__(self, index: int) -> Job: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Job]: ...
+
+    def __getitem__(self, index: int | slice) -> Job | list[Job]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(f"no game {index} of {len(self)}")
+        index %= len(self)
+        deal = self.deals[index // self.per_deal]
+        role, rotation, seats = self._games_of(deal)[index % self.per_deal]
+        n = index + 1
         what = {"rotation": f"-{rotation}", "candidate": f"-seat-{rotation}"}.get(role, "")
         where: dict[str, Any] = {"seed": deal.seed} if deal.source is None else {"deck": deal.source}
         meta = {
             "generator": "bkref tournament",
             **where,
             "tournament": {
-                "schedule": kind,
+                "schedule": self.kind,
                 "game": n,
                 "deal": deal.number,
                 "role": role,
                 "rotation": rotation,
-                "candidate": candidate,
+                "candidate": self.candidate,
                 "bots": dict(zip(PLAYER_IDS, seats)),
-                "policies": {name: policies[name] for name in dict.fromkeys(seats)},
+                "policies": {name: self.policies[name] for name in dict.fromkeys(seats)},
             },
         }
         name = f"game-{n:06d}-deal-{deal.number:06d}-{role}{what}.jsonl"
-        jobs.append(Job(name, players, [policies[s] for s in seats], meta, deal.deck, deal.seed, deal.key))
-    return jobs
+        return Job(name, self.players, [self.policies[s] for s in seats], meta, deal.deck, deal.seed, deal.key)
 
 
 def simulate_jobs(players: int, first: int, policies: Sequence[str], games: int) -> SeededJobs:

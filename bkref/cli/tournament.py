@@ -35,6 +35,8 @@ class ScheduleChoice(StrEnum):
 
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from bkref.bots.tournament import Deal, Job
     from bkref.cli.games import Existing
     from bkref.io.tournament import Ended, Manifest, TournamentRecord
@@ -234,7 +236,7 @@ def decks_of(paths: list[str], count: int | None) -> list[Deal]:
     return [Deal(n, list(cards), source=source) for n, (cards, source) in enumerate(chosen, 1)]
 
 
-def refuse_others(folder: Path, planned: list[Job]) -> None:
+def refuse_others(folder: Path, planned: Sequence[Job]) -> None:
     """``fail`` when ``folder`` holds games of a tournament (by their names) that this one would not
     write: its standings would count them. Nothing is removed: that is the user's to do."""
     names = {job.name for job in planned}
