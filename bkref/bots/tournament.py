@@ -105,9 +105,38 @@ class Deal(msgspec.Struct, frozen=True):
         return deal_key(self.seed, self.deck or [])
 
 
-def seed_deals(first: int, count: int) -> list[Deal]:
-    """The deals of the seeds ``first`` to ``first + count - 1``."""
-    return [Deal(n, seed=seed) for n, seed in enumerate(range(first, first + count), 1)]
+def seed_deals(first: int, count: int) -> SeedDeals:
+    """The deals of the seeds ``first`` to ``first + count - 1``.
+
+    >>> deals = seed_deals(7, 100_000)
+    >>> len(deals), deals[0], deals[-1].seed
+    (100000, Deal(number=1, deck=None, seed=7, source=None), 100006)
+    """
+    return SeedDeals(first, count)
+
+
+class SeedDeals(Sequence[Deal]):
+    """The deals of ``seed_deals``, each made when it is asked for."""
+
+    def __init__(self, first: int, count: int) -> None:
+        self.first, self.size = first, count
+
+    def __len__(self) -> int:
+        return self.size
+
+    @overload
+    def __getitem__(self, index: int) -> Deal: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Deal]: ...
+
+    def __getitem__(self, index: int | slice) -> Deal | list[Deal]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.size))]
+        if not -self.size <= index < self.size:
+            raise IndexError(f"no deal {index} of {self.size}")
+        index %= self.size
+        return Deal(index + 1, seed=self.first + index)
 
 
 class Job(msgspec.Struct, frozen=True):
@@ -218,7 +247,7 @@ def schedule(
 ) -> Scheduled:
     """Every game of the tournament, in schedule order: deal by deal, as the module says."""
     check_schedule(kind, players, bots, candidate)
-    return Scheduled(kind, players, list(bots), list(deals), candidate)
+    return Scheduled(kind, players, list(bots), deals, candidate)
 
 
 class Scheduled(Sequence[Job]):
@@ -226,7 +255,9 @@ class Scheduled(Sequence[Job]):
     games, each seated from the deal alone, so a run of 100,000 games holds no more jobs than
     a run of 100 (only its deals)."""
 
-    def __init__(self, kind: Schedule, players: int, bots: list[Bot], deals: list[Deal], candidate: str | None) -> None:
+    def __init__(
+        self, kind: Schedule, players: int, bots: list[Bot], deals: Sequence[Deal], candidate: str | None
+    ) -> None:
         self.kind, self.players, self.deals, self.candidate = kind, players, deals, candidate
         self.policies = {bot.name: bot.policy for bot in bots}
         self.names = [bot.name for bot in bots]

@@ -88,9 +88,11 @@ class Seating(msgspec.Struct, forbid_unknown_fields=False):
     policies: dict[str, str]
 
 
-class BotSeat(msgspec.Struct):
+class BotSeat(msgspec.Struct, gc=False):
     """One seat of a tournament game: the player (the seat's name), its bot and the bot's
-    policy, its final total, and whether it won (two tied winners both won, E8)."""
+    policy, its final total, and whether it won (two tied winners both won, E8). Never in a
+    cycle, so out of the garbage collector's sight (``gc=False``): a run holds one for every
+    seat of every game."""
 
     player: str
     bot: str
@@ -99,11 +101,12 @@ class BotSeat(msgspec.Struct):
     won: bool
 
 
-class TournamentRecord(msgspec.Struct):
+class TournamentRecord(msgspec.Struct, gc=False):
     """One log of a tournament: its verdict, problems and first problem, what its ``meta.tournament``
     says (all null for a log without one), and its seats in order once it has a final score
     (empty before, or without ``meta.tournament``). ``rotation`` is the line-up's shift on
-    the ``rotate`` schedule, the candidate's seat (from 1) in a ``candidate`` game."""
+    the ``rotate`` schedule, the candidate's seat (from 1) in a ``candidate`` game. Never in
+    a cycle (``gc=False``, as ``BotSeat``)."""
 
     file: str
     status: Status
