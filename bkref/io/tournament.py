@@ -88,11 +88,11 @@ class Seating(msgspec.Struct, forbid_unknown_fields=False):
     policies: dict[str, str]
 
 
+# A run holds a BotSeat for every seat of every game, and a TournamentRecord for every game:
+# never in a cycle, both are out of the garbage collector's sight (gc=False), and smaller.
 class BotSeat(msgspec.Struct, gc=False):
     """One seat of a tournament game: the player (the seat's name), its bot and the bot's
-    policy, its final total, and whether it won (two tied winners both won, E8). Never in a
-    cycle, so out of the garbage collector's sight (``gc=False``): a run holds one for every
-    seat of every game."""
+    policy, its final total, and whether it won (two tied winners both won, E8)."""
 
     player: str
     bot: str
@@ -105,8 +105,7 @@ class TournamentRecord(msgspec.Struct, gc=False):
     """One log of a tournament: its verdict, problems and first problem, what its ``meta.tournament``
     says (all null for a log without one), and its seats in order once it has a final score
     (empty before, or without ``meta.tournament``). ``rotation`` is the line-up's shift on
-    the ``rotate`` schedule, the candidate's seat (from 1) in a ``candidate`` game. Never in
-    a cycle (``gc=False``, as ``BotSeat``)."""
+    the ``rotate`` schedule, the candidate's seat (from 1) in a ``candidate`` game."""
 
     file: str
     status: Status
