@@ -42,7 +42,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from sys import intern
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import msgspec
 
@@ -263,12 +263,17 @@ def tournament_record_of(report: Report, game: GameRecord) -> TournamentRecord:
     )
 
 
-def records(item: Path | Report) -> tuple[GameRecord, TournamentRecord]:
-    """The records of the log at ``item`` (or already checked), by player and by bot, from
+Meta = dict[str, Any] | None
+"""A log's game event's ``meta``, as it was read."""
+
+
+def records(item: Path | Report) -> tuple[GameRecord, TournamentRecord, Meta]:
+    """The records of the log at ``item`` (or already checked), by player and by bot, and its
+    game event's ``meta`` (what its bots did: ``bkref standings`` says their faults), from
     one reading. A pure function of the log, picklable, so it maps onto processes or a cluster."""
     report = item if isinstance(item, Report) else check(item)
     game = record_of(report)
-    return game, tournament_record_of(report, game)
+    return game, tournament_record_of(report, game), report.meta
 
 
 def tournament_record(item: Path | Report) -> TournamentRecord:
@@ -293,6 +298,7 @@ def standings(
     advance: Callable[[], None],
     manifest: Manifest | None = None,
     warn: Callable[[str], None] | None = None,
+    read: Callable[[str, Meta], None] | None = None,
 ) -> Standings | TournamentStandings:
     """``bkref standings``: the standings of the logs at ``paths``, one pair of records per
     log made by ``run`` (this process, processes or a cluster), then reduced there; by bot
@@ -300,10 +306,13 @@ def standings(
     each log. With the ``manifest`` of the tournament whose folder ``paths`` are
     (``manifest_of``), the folder is checked first: ``FolderError`` when it holds what a
     tournament's games cannot be (``folder_problems``), ``warn`` called with the line of
-    ``missing_games`` when games of a finished run are not there."""
+    ``missing_games`` when games of a finished run are not there. ``read`` is called with each
+    log's file and game event's ``meta``, in order."""
     pairs = []
-    for pair in run.map(records, paths):
-        pairs.append(pair)
+    for game, by_bot, meta in run.map(records, paths):
+        pairs.append((game, by_bot))
+        if read is not None:
+            read(game.file, meta)
         advance()
     if manifest is not None:
         games = [t for _, t in pairs]
