@@ -49,7 +49,7 @@ import msgspec
 from bkref.io.diagnostics import Diagnostic
 from bkref.io.intervals import mean_interval, wilson
 from bkref.io.referee import Report, check
-from bkref.io.standings import GameRecord, Standings, Status, counts, record_of, text_cell
+from bkref.io.standings import GameRecord, Standings, Status, counts, fixed, record_of, text_cell
 from bkref.io.standings import aggregate as aggregate_by_player
 
 if TYPE_CHECKING:
@@ -732,21 +732,6 @@ left out (``file``, ``status``, the first problem's ``rule`` and ``line``, ``pro
 paired difference; ``head_to_head``: ``bot`` against ``opponent`` (``games``, ``pairs``,
 ``above``, ``share``)."""
 
-PLACES: Final = {"wins": 2, "share": 4, "mean": 2, "rating": 2, "above": 1}
-"""The decimals of the CSV's figures: wins (a shared victory's share of a win) 2, shares and
-their intervals 4, means (score, margin, paired difference) and their intervals 2, ratings
-2, pairs above (a tie as half) 1."""
-
-
-def fixed(value: float, kind: str) -> str:
-    """``value`` with the decimals ``PLACES`` gives ``kind``, never ``-0``.
-
-    >>> fixed(2 / 3, "share"), fixed(-0.001, "mean"), fixed(41.25, "mean")
-    ('0.6667', '0.00', '41.25')
-    """
-    text = f"{value:.{PLACES[kind]}f}"
-    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
-
 
 def _interval(found: Interval | None, kind: str) -> list[object]:
     return [fixed(found.low, kind), fixed(found.high, kind)] if found else ["", ""]
@@ -824,7 +809,7 @@ def to_csv(standings: TournamentStandings) -> str:
     """``bkref standings --format csv`` of a tournament: a header row (``CSV_HEADER``), then
     the rows of every table of the report, each naming its table, in ``CSV_TABLES``'s order
     and each table in the order of the report. Names and files are ``text_cell``s; figures
-    have the decimals of ``PLACES``. An interval that cannot be made (one deal) leaves its
+    have the decimals of ``bkref.io.standings.PLACES``. An interval that cannot be made (one deal) leaves its
     cells empty."""
     out = io.StringIO()
     writer = csv.DictWriter(out, CSV_HEADER, restval="", lineterminator="\n")
