@@ -4,6 +4,7 @@ project's folder: Python blocks as doctests, ``$ command`` transcripts in a shel
 from __future__ import annotations
 
 import doctest
+import json
 import re
 import shlex
 import subprocess
@@ -109,3 +110,15 @@ def test_every_page_of_the_manual_is_in_its_navigation() -> None:
 
 def test_nothing_in_the_manual_points_outside_the_project() -> None:
     assert not re.search(r"\.\./shared", MANUAL)  # the specs beside the project are not part of it
+
+
+def test_the_moves_of_the_bot_page_are_those_bkref_moves_lists(bkref) -> None:
+    """Each example of docs/bots.md's table of moves is a line of ``bkref moves LOG --to N
+    --format json`` at the position it names (the log ``replays/2p-ann-bob.jsonl`` unless named)."""
+    page = (ROOT / "docs" / "bots.md").read_text()
+    table = page[page.index("### The moves") : page.index("The examples without a log")]
+    examples = re.findall(r"`(\{[^`]*\})` \(`(?:(replays/\S+) )?--to (\d+)`\)", table)
+    assert {json.loads(move)["type"] for move, _, _ in examples} == {"pick", "build", "harvest", "end"}
+    for move, log, to in examples:
+        listed = bkref("moves", ROOT / (log or "replays/2p-ann-bob.jsonl"), "--to", to, "--format", "json")
+        assert move in listed.stdout.splitlines(), (move, log, to)

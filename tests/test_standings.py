@@ -16,7 +16,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.io.breakdown import Breakdown
-from bkref.io.standings import CSV_HEADER, Standings, aggregate, game_record
+from bkref.io.standings import CSV_HEADER, CSV_TABLES, Standings, aggregate, game_record
 from tests.conftest import REPLAYS, ROOT
 
 GENERATED = REPLAYS / "generated"
@@ -133,13 +133,19 @@ def test_illegal_games_are_listed_and_left_out_unless_asked(bkref, tmp_path: Pat
     assert standings_json(bkref, legal)[0] == 0
 
 
-def test_csv_is_one_header_row_and_one_row_per_game(bkref, tournament: Path) -> None:
+def csv_rows(text: str, table: str = "games") -> list[dict[str, str]]:
+    """The rows of one table of a CSV of the standings."""
+    return [row for row in csv.DictReader(io.StringIO(text)) if row["table"] == table]
+
+
+def test_csv_is_one_header_row_then_one_row_per_game(bkref, tournament: Path) -> None:
     result = bkref("standings", "--format", "csv", tournament)
     rows = list(csv.reader(io.StringIO(result.stdout)))
     assert rows[0] == CSV_HEADER
     _, standings = standings_json(bkref, tournament)
-    assert len(rows) == 1 + len(standings.games)
-    for row, record in zip(rows[1:], standings.games):
+    games = [row for row in rows[1:] if row[0] == "games"]
+    assert rows[1 : 1 + len(games)] == games and len(games) == len(standings.games)
+    for row, record in zip(games, standings.games):
         cells = dict(zip(CSV_HEADER, row))
         assert (cells["file"], cells["status"]) == (record.file, record.status)
         assert cells["rule"] == (record.first_problem.rule if record.first_problem else "")
@@ -156,6 +162,32 @@ def test_csv_is_one_header_row_and_one_row_per_game(bkref, tournament: Path) -> 
         assert all(cells[f"seat{n}_player"] == "" for n in range(len(record.players) + 1, 5))
 
 
+def test_csv_of_the_manuals_standings(bkref, monkeypatch, snapshot) -> None:
+    monkeypatch.chdir(ROOT)
+    logs = ["replays/2p-ann-bob.jsonl", "replays/3p-ann-bob-cid.jsonl", "replays/illegal/D2-keep-not-in-hand.jsonl"]
+    result = bkref("standings", "--format", "csv", *logs)
+    assert result.exit_code == 1
+    assert result.stdout == snapshot(extension_class=TextSnapshot)
+
+
+def test_csv_tables_are_the_jsons_to_the_documented_decimals(bkref, tournament: Path) -> None:
+    text = bkref("standings", "--format", "csv", tournament).stdout
+    _, standings = standings_json(bkref, tournament)
+    players = csv_rows(text, "players")
+    assert [p["player"] for p in players] == [p.player for p in standings.players]
+    for row, p in zip(players, standings.players):
+        assert (row["wins"], row["win_rate"], row["mean"]) == (f"{p.wins:.2f}", f"{p.win_rate:.4f}", f"{p.mean:.2f}")
+        assert float(row["mean_harvest"]) == pytest.approx(p.mean_harvest, abs=0.005)
+    seats = csv_rows(text, "seats")
+    assert [(int(r["seat"]), float(r["fair"])) for r in seats] == [(s.seat, round(s.fair, 2)) for s in standings.seats]
+    cards = csv_rows(text, "parchments")
+    assert [(r["card"], int(r["owned"]), float(r["mean_points"])) for r in cards] == [
+        (c.card, c.owned, round(c.mean_points, 2)) for c in standings.parchments
+    ]
+    tables = [r["table"] for r in csv.DictReader(io.StringIO(text))]
+    assert tables == sorted(tables, key=CSV_TABLES.index) and set(tables) == set(CSV_TABLES)
+
+
 def renamed(tmp_path: Path, names: list[str], file: str = "game.jsonl") -> Path:
     """The 4-player replay with its players renamed ``names``, in seat order."""
     text = (REPLAYS / "4p-ann-bob-cid-dee.jsonl").read_text()
@@ -170,8 +202,9 @@ def test_csv_names_holding_spaces_and_commas_read_back_one_a_cell(bkref, tmp_pat
     names = ["Ann Smith", "Bob, Jr.", "cid", 'dee "the" fourth']
     result = bkref("standings", "--format", "csv", renamed(tmp_path, names))
     assert result.exit_code == 0, result.stdout
-    (row,) = [dict(zip(CSV_HEADER, row)) for row in list(csv.reader(io.StringIO(result.stdout)))[1:]]
+    (row,) = csv_rows(result.stdout)
     assert [row[f"seat{n}_player"] for n in range(1, 5)] == names
+    assert sorted(p["player"] for p in csv_rows(result.stdout, "players")) == sorted(names)
     assert [row[f"seat{n}_won"] for n in range(1, 5)].count("1") >= 1
 
 
@@ -185,7 +218,7 @@ def test_csv_cells_that_a_spreadsheet_would_run_as_formulas_start_with_a_quote(
     renamed(tmp_path, names, file=f"{start}2+2.jsonl")
     result = bkref("standings", "--format", "csv", "--", f"{start}2+2.jsonl")
     assert result.exit_code == 0, result.stdout
-    (row,) = [dict(zip(CSV_HEADER, row)) for row in list(csv.reader(io.StringIO(result.stdout)))[1:]]
+    (row,) = csv_rows(result.stdout)
     shown = {"\t": "\\t", "\r": "\\r"}.get(start, f"'{start}")  # tab and CR: escaped, as validate prints them
     assert row["file"] == f"{shown}2+2.jsonl"
     assert [row[f"seat{n}_player"] for n in range(1, 5)] == [f"{shown}HYPERLINK(1)", *(f"'{n}" for n in names[1:])]

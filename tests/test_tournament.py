@@ -335,16 +335,50 @@ def test_the_json_follows_the_committed_schema(bkref, cup: Path) -> None:
     assert bkref("schema", "--tournament").stdout == SCHEMA.read_text()
 
 
-def test_csv_is_one_row_per_bot_with_names_a_spreadsheet_shows_as_text(bkref, tmp_path: Path) -> None:
+def test_csv_is_every_table_with_names_a_spreadsheet_shows_as_text(bkref, tmp_path: Path) -> None:
     folder = candidate_schedule(tmp_path / "cup", 2, 2, {"=new": "greedy", "old": "random"}, "=new", "old")
+    broken = folder / "game-000002.jsonl"
+    broken.write_text(broken.read_text() + "not json\n")
     result = bkref("standings", "--format", "csv", folder)
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert result.stdout.split("\n", 1)[0] == ",".join(CSV_HEADER)
-    assert [(r["bot"], r["policy"], r["games"], r["seats"]) for r in rows] == [
-        ("'=new", "greedy", "4", "4"),
-        ("old", "random", "6", "8"),
+    assert [r["table"] for r in rows] == ["tournament", "left_out", "bots", "bots", "head_to_head", "head_to_head"]
+    assert [(r["counted"], r["left_out"], r["candidate"]) for r in rows[:1]] == [("5", "1", "'=new")]
+    assert (rows[1]["file"], rows[1]["status"], rows[1]["rule"]) == (str(broken), "unreadable", "F1")
+    assert [(r["bot"], r["policy"], r["games"], r["seats"]) for r in rows[2:4]] == [
+        ("'=new", "greedy", "3", "3"),
+        ("old", "random", "5", "7"),
     ]
-    assert rows[0]["difference_deals"] == "2" and rows[1]["difference"] == ""
+    assert rows[2]["difference_deals"] == "2" and rows[3]["difference"] == ""
+    assert [(r["bot"], r["opponent"]) for r in rows[4:]] == [("'=new", "old"), ("old", "'=new")]
+
+
+def test_csv_of_a_tournament(bkref, cup: Path, snapshot) -> None:
+    result = bkref("standings", "--format", "csv", cup)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == snapshot(extension_class=TextSnapshot)
+
+
+def test_csv_figures_are_the_jsons_to_the_documented_decimals(bkref, cup: Path) -> None:
+    rows = list(csv.DictReader(io.StringIO(bkref("standings", "--format", "csv", cup).stdout)))
+    standings = standings_json(bkref, cup)[1]
+    bots = {r["bot"]: r for r in rows if r["table"] == "bots"}
+    for b in standings.bots:
+        row = bots[b.bot]
+        assert row["win_share"] == f"{b.win_share:.4f}" and row["mean_score"] == f"{b.mean_score:.2f}"
+        assert float(row["ordinal"]) == pytest.approx(b.rating.ordinal, abs=0.005)
+    assert standings.difference is not None
+    assert float(bots["new"]["difference"]) == pytest.approx(standings.difference.mean, abs=0.005)
+    h2h = {(r["bot"], r["opponent"]): r for r in rows if r["table"] == "head_to_head"}
+    assert {pair: float(r["share"]) for pair, r in h2h.items()} == {
+        (h.bot, h.opponent): round(h.share, 4) for h in standings.head_to_head
+    }
+    decimals = {column: len(value.partition(".")[2]) for r in rows for column, value in r.items() if "." in value}
+    assert decimals == {
+        "wins": 2, "win_share": 4, "win_low": 4, "win_high": 4, "mean_score": 2, "mean_margin": 2, "margin_low": 2,
+        "margin_high": 2, "mu": 2, "sigma": 2, "ordinal": 2, "difference": 2, "difference_low": 2,
+        "difference_high": 2, "above": 1, "share": 4,
+    }  # fmt: skip
 
 
 def test_text_standings_of_a_tournament(bkref, cup: Path, snapshot) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -73,6 +73,29 @@ def warn(message: str) -> None:
     from bkref.io.diagnostics import printable
 
     print(f"bkref: warning: {printable(message)}", file=sys.stderr)
+
+
+def fault_lines(path: object, meta: dict[str, Any] | None, max_faults: int | None = None) -> list[str]:
+    """A note line (newline ended) for each bot program of a log's game ``meta`` that faulted
+    (``bkref.bots.seats.fault_notes``), naming the log ``path``: its moves are legal, but some
+    are the fallback's, not the bot's. None for a meta without bots, or with bots of another
+    tool's making. Every command that reads a log says them on stderr (issue 44).
+
+    >>> meta = {"bots": {"bob": {"command": "b", "faults": [{"kind": "exit", "event": 2}]}}}
+    >>> print(*fault_lines("g.jsonl", meta), end="")
+    g.jsonl: note: seat bob (cmd:b) made 1 fault (1 exit, first at event 2); random played the decisions it faulted
+    >>> fault_lines("g.jsonl", {"bots": "mine"}), fault_lines("g.jsonl", {"bots": {"bob": {}}}), fault_lines("g", None)
+    ([], [], [])
+    """
+    if not meta or not isinstance(meta.get("bots"), dict):
+        return []
+    from bkref.bots.seats import fault_notes  # here: only a log that bot programs played loads them
+    from bkref.io.diagnostics import printable
+
+    try:
+        return [printable(f"{path}: {note}") + "\n" for note in fault_notes(meta["bots"], max_faults)]
+    except (KeyError, TypeError, IndexError, AttributeError):  # a meta written by another tool: its own business
+        return []
 
 
 def write_output(text: str, output: str) -> bool:

@@ -24,9 +24,9 @@ from typing import overload
 import msgspec
 import typer
 
-from bkref.bots.seats import BotOptions, fault_notes
+from bkref.bots.seats import BotOptions
 from bkref.bots.tournament import Job, run
-from bkref.cli.app import fail, write_atomically
+from bkref.cli.app import fail, fault_lines, write_atomically
 from bkref.io.batch import Runner
 from bkref.io.diagnostics import printable
 
@@ -137,9 +137,7 @@ def write_games(
 
 def say_faults(path: Path, log: str, max_faults: int) -> None:
     """A line on standard error for each bot that faulted in the game ``log`` written to ``path``."""
-    meta = msgspec.json.decode(log[: log.index("\n")]).get("meta") or {}
-    for note in fault_notes(meta.get("bots", {}), max_faults):
-        print(printable(f"{path}: {note}"), file=sys.stderr)
+    sys.stderr.writelines(fault_lines(path, msgspec.json.decode(log[: log.index("\n")]).get("meta"), max_faults))
 
 
 def stopped(folder: Path, jobs: Sequence[Job]) -> typer.Exit:

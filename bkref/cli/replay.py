@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bkref.cli.app import ToOption, app, fail, write_output
+from bkref.cli.app import ToOption, app, fail, fault_lines, write_output
 
 if TYPE_CHECKING:
     from bkref.views.navigation import Replay
@@ -128,7 +128,7 @@ def replay(
 
         seen = seen_events(steps.events[: index + 1], as_)
         sys.stdout.writelines(json_printable(msgspec.json.encode(event).decode()) + "\n" for event in seen)
-        raise typer.Exit(exit_status_of(steps))
+        raise _shown(log, steps)
     if html is not None and len(steps) > PAGE_EVENTS:
         raise fail(
             f"{log}: {len(steps)} events; --html makes a page of at most {PAGE_EVENTS} (a game has fewer than 200)"
@@ -141,15 +141,28 @@ def replay(
         for target, draw in ((svg, picture), (html, page)):
             if target is not None and write_output(draw(steps, index, str(log), as_), target):
                 print(printable(f"wrote {target}"))
-        raise typer.Exit(exit_status_of(steps))
+        raise _shown(log, steps)
     if not step:
         from bkref.views.printout import show
         from bkref.views.terminal import console
 
         show(console(sys.stdout, no_color=no_color), steps, index, str(log), as_)
-    elif _step(log, steps, index, by=by.value, seen_by=as_, color=not no_color):
+        raise _shown(log, steps)
+    if _step(log, steps, index, by=by.value, seen_by=as_, color=not no_color):
         raise typer.Exit(130)
     raise typer.Exit(exit_status_of(steps))
+
+
+def _shown(log: Path, steps: Replay) -> typer.Exit:
+    """Once the game is shown (not stepped through): say on stderr the faults of its bots, as
+    ``validate`` does, and return the exit to raise, the log's status."""
+    from bkref.game.events import Game
+    from bkref.views.navigation import exit_status_of
+
+    first = steps.events[0]
+    sys.stdout.flush()
+    sys.stderr.writelines(fault_lines(log, first.meta if isinstance(first, Game) else None))
+    return typer.Exit(exit_status_of(steps))
 
 
 def _steps(log: Path) -> Replay:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from bkref.cli.app import OutputFormat, app, fail
+from bkref.cli.app import OutputFormat, app, fail, fault_lines
 
 
 @app.command(short_help="Show where every golden carrot of a game came from.", epilog="Manual: docs/scores.md")
@@ -38,11 +38,14 @@ def score(
 
     from bkref.io.breakdown import breakdown
     from bkref.io.diagnostics import EXIT_UNREADABLE, exit_status, json_printable, printable
+    from bkref.io.referee import play
     from bkref.io.sources import one_log
 
     with one_log(log, sys.stdin, fail) as (source, label):
-        result = breakdown(source, label)
+        played = play(source, label, partial=True)
+        result = breakdown(played)
     status = exit_status(result.diagnostics)
+    notes = fault_lines(log, played.meta)
     if not result.players:
         sys.stderr.writelines(d.text() + "\n" for d in result.diagnostics)
         why = "the log is unreadable" if status == EXIT_UNREADABLE else "it has no usable game event"
@@ -62,4 +65,6 @@ def score(
         sys.stderr.writelines(d.text() + "\n" for d in result.diagnostics)
         sys.stderr.flush()
         print_breakdown(result, sys.stdout, no_color=no_color)
+    sys.stdout.flush()
+    sys.stderr.writelines(notes)
     raise typer.Exit(status)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from bkref.cli.app import DaskOption, DaskTimeoutOption, app, fail, on_runner, warn
+from bkref.cli.app import DaskOption, DaskTimeoutOption, app, fail, fault_lines, on_runner, warn
 
 
 class StandingsFormat(StrEnum):
@@ -74,9 +74,14 @@ def standings(
     if STDIN in paths:  # standard input is read here, once, as validate reads it
         logs = [check(sys.stdin, "-") if item == STDIN else item for item in logs]
         jobs, dask = 1, None
+    notes: list[str] = []
+
+    def read(file: str, meta: dict[str, Any] | None) -> None:
+        notes.extend(fault_lines(file, meta))
+
     with on_runner(jobs, dask, dask_timeout) as run, progress(len(logs), "standings") as advance:
         try:
-            result = standings_of(logs, include_illegal, run, advance, manifest, warn)
+            result = standings_of(logs, include_illegal, run, advance, manifest, warn, read)
         except FolderError as error:
             raise [fail(problem) for problem in error.problems][-1] from None
     if isinstance(result, TournamentStandings):
@@ -89,4 +94,6 @@ def standings(
         show(result, sys.stdout)
     else:
         sys.stdout.write(to_json(result) if output is StandingsFormat.json else to_csv(result))
+    sys.stdout.flush()
+    sys.stderr.writelines(notes)
     raise typer.Exit(exit_status(result.games))

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from bkref.cli.app import DaskOption, DaskTimeoutOption, ValidateFormat, app, fail, on_runner
+from bkref.cli.app import DaskOption, DaskTimeoutOption, ValidateFormat, app, fail, fault_lines, on_runner
 
 
 @app.command(short_help="Check game logs against the rules.", epilog="Manual: docs/refereeing.md")
@@ -92,22 +92,8 @@ def validate(
         for report in run.map(work, items):
             printer.file(report)
             totals.add(report)
-            notes += bot_faults(report.path, report.meta)
+            notes += fault_lines(report.path, report.meta)
             advance()
         printer.finish(totals)
     sys.stderr.writelines(notes)
     raise typer.Exit(totals.status)
-
-
-def bot_faults(path: str, meta: dict[str, Any] | None) -> list[str]:
-    """A line for each bot program of a log's game ``meta`` that faulted (``fault_notes``):
-    its moves are legal, but some are the fallback's, not the bot's."""
-    if not meta or not isinstance(meta.get("bots"), dict):
-        return []
-    from bkref.bots.seats import fault_notes
-    from bkref.io.diagnostics import printable
-
-    try:
-        return [printable(f"{path}: {note}") + "\n" for note in fault_notes(meta["bots"])]
-    except (KeyError, TypeError, IndexError):  # a meta written by another tool: its own business
-        return []

@@ -32,7 +32,7 @@ from bkref.game.fiefs import BitBoard, mask, yield_of
 from bkref.game.results import Fief, FinalScore, PlayerScore
 from bkref.game.scoring import RULING_IDS
 from bkref.io.diagnostics import Diagnostic
-from bkref.io.referee import play
+from bkref.io.referee import Playing, play
 from bkref.io.sources import LogSource
 
 SCORE_FORMAT: Final = "bkref-score/1"
@@ -208,9 +208,11 @@ def _rulings(rulings: Rulings, final: FinalBreakdown | None) -> list[RulingUse]:
     return uses
 
 
-def breakdown(source: LogSource, label: str | None = None) -> Breakdown:
+def breakdown(source: LogSource | Playing, label: str | None = None) -> Breakdown:
     """Score the log from ``source`` (see ``bkref.io.sources``) as far as it goes; illegal
     events are skipped, as ``validate`` does. ``label`` names it (default: its path).
+    ``source`` may be the log being played (``play(source, label, partial=True)``), to read
+    its ``meta`` after.
 
     Raises ``OSError`` when the source cannot be read.
     """
@@ -219,7 +221,7 @@ def breakdown(source: LogSource, label: str | None = None) -> Breakdown:
     running: Counter[str] = Counter()
     state = State()
     final = None
-    played = play(source, label, partial=True)
+    played = source if isinstance(source, Playing) else play(source, label, partial=True)
     for step in played:
         diagnostics.extend(step.diagnostics)
         state = step.state

@@ -221,7 +221,8 @@ class Playing:
     ``Step`` per event, as the event is read, carrying the problems found on its line and
     on the lines before it that are not events (F1). Once the steps are done, ``after``
     holds the problems found after the last event: the F1 lines that follow it, and the
-    end-of-log problems (T1) unless ``partial``; for a log without any event, every problem.
+    end-of-log problems (T1) unless ``partial``; for a log without any event, every problem;
+    and ``meta`` the game event's meta.
 
     >>> game = '{"type":"game","format":"bkref/1","players":["ann","bob"]}'
     >>> played = play(f"{game}\\nnot json\\n{game}")
@@ -238,6 +239,8 @@ class Playing:
         self.name = name
         """The name of the log in its diagnostics."""
         self.after: list[Diagnostic] = []
+        self.meta: dict[str, Any] | None = None
+        """The game event's meta, once the steps are done."""
         self._steps = self._play(source, keep, partial)
 
     def __iter__(self) -> Playing:
@@ -258,7 +261,7 @@ class Playing:
                 line, event, found = item
                 yield Step(line, event, state.copy() if keep else state, unread + found if unread else found)
                 unread = []
-        self.after = unread
+        self.after, self.meta = unread, run.meta
 
 
 def play(source: LogSource, label: str | None = None, *, keep: bool = False, partial: bool = False) -> Playing:

@@ -249,7 +249,10 @@ def to_json(standings: msgspec.Struct) -> str:
 
 MAX_SEATS: Final = 4
 
-CSV_HEADER: Final = [
+CSV_TABLES: Final = ("games", "players", "seats", "parchments")
+"""The tables of the standings' CSV, in their order, each row naming its own in the ``table`` column."""
+
+GAME_COLUMNS: Final = [
     "file",
     "status",
     "rule",
@@ -260,10 +263,52 @@ CSV_HEADER: Final = [
         for column in ("player", "harvest", "parchments", "total", "won")
     ),
 ]
-"""The CSV columns: one row per game, five columns per seat (empty for the seats a game lacks).
+"""The columns of a game's row: five per seat (empty for the seats a game lacks).
 
 A player's name is in one cell of its own, never joined with others': a name may hold
 any character, so no separator could split a list of names back."""
+
+CSV_HEADER: Final = [
+    "table",
+    *GAME_COLUMNS,
+    "player",
+    "games",
+    "wins",
+    "win_rate",
+    "mean",
+    "median",
+    "min",
+    "max",
+    "mean_harvest",
+    "mean_parchments",
+    "seat",
+    "fair",
+    "card",
+    "owned",
+    "mean_points",
+]
+"""The CSV columns, every table of the report in one file: the ``table`` column names a
+row's table (``CSV_TABLES``), and the columns a table has not are empty. ``games``: one row
+per game (``GAME_COLUMNS``); ``players``: ``player, games, wins, win_rate, mean, median,
+min, max, mean_harvest, mean_parchments``; ``seats``: ``seat, games, wins, win_rate,
+fair``; ``parchments``: ``card, owned, mean_points``."""
+
+PLACES: Final = {"wins": 2, "share": 4, "mean": 2, "median": 1, "rating": 2, "above": 1}
+"""The decimals of the CSVs' figures (of the standings, and of a tournament's): wins (a shared
+victory counts as a share of a win, and ``fair``) 2; shares and win rates, and their
+intervals, 4; means and their intervals 2; a median (of whole scores: a half at most) 1;
+ratings 2; pairs above (a tie as half) 1."""
+
+
+def fixed(value: float, kind: str) -> str:
+    """``value`` with the decimals ``PLACES`` gives ``kind``, never ``-0``.
+
+    >>> fixed(2 / 3, "share"), fixed(-0.001, "mean"), fixed(41.25, "mean"), fixed(143, "median")
+    ('0.6667', '0.00', '41.25', '143.0')
+    """
+    text = f"{value:.{PLACES[kind]}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+
 
 FORMULA_STARTS: Final = ("=", "+", "-", "@")
 """What a spreadsheet reads as the start of a formula (OWASP's list for CSV injection; its
@@ -283,25 +328,66 @@ def text_cell(text: str) -> str:
     return "'" + text if len(text) > 1 and text.startswith(FORMULA_STARTS) else text
 
 
-def to_csv(standings: Standings) -> str:
-    """``bkref standings --format csv``: a header row, then one row per game, in input order.
+def _game_row(r: GameRecord) -> dict[str, object]:
+    problem = r.first_problem
+    scores = {s.player: s for s in r.seats}
+    seats: list[object] = []
+    for p in r.players:
+        s = scores.get(p)
+        seats += [text_cell(p), *((s.harvest, s.parchment_total, s.total, int(p in r.winners)) if s else [""] * 4)]
+    seats += [""] * (5 * MAX_SEATS - len(seats))
+    cells = [text_cell(r.file), r.status, problem.rule if problem else "", problem.line if problem else "", *seats]
+    return {"table": "games", **dict(zip(GAME_COLUMNS, cells))}
 
-    Each seat has its player (as soon as the game event is read), harvest, parchment and
-    final totals, and ``won`` (1 or 0) once the game has a final score. The file and
-    the players are ``text_cell``s.
+
+def to_csv(standings: Standings) -> str:
+    """``bkref standings --format csv``: a header row (``CSV_HEADER``), then the rows of every
+    table of the report, each naming its table, in ``CSV_TABLES``'s order: one row per game,
+    in input order, then the players, the seats and the parchments in the report's order.
+
+    Each seat of a game has its player (as soon as the game event is read), harvest,
+    parchment and final totals, and ``won`` (1 or 0) once the game has a final score. The
+    file, the players and the cards are ``text_cell``s; figures have the decimals of ``PLACES``.
     """
+    rows = [_game_row(r) for r in standings.games]
+    rows += [
+        {
+            "table": "players",
+            "player": text_cell(p.player),
+            "games": p.games,
+            "wins": fixed(p.wins, "wins"),
+            "win_rate": fixed(p.win_rate, "share"),
+            "mean": fixed(p.mean, "mean"),
+            "median": fixed(p.median, "median"),
+            "min": p.min,
+            "max": p.max,
+            "mean_harvest": fixed(p.mean_harvest, "mean"),
+            "mean_parchments": fixed(p.mean_parchments, "mean"),
+        }
+        for p in standings.players
+    ]
+    rows += [
+        {
+            "table": "seats",
+            "seat": s.seat,
+            "games": s.games,
+            "wins": fixed(s.wins, "wins"),
+            "win_rate": fixed(s.win_rate, "share"),
+            "fair": fixed(s.fair, "wins"),
+        }
+        for s in standings.seats
+    ]
+    rows += [
+        {
+            "table": "parchments",
+            "card": text_cell(c.card),
+            "owned": c.owned,
+            "mean_points": fixed(c.mean_points, "mean"),
+        }
+        for c in standings.parchments
+    ]
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
-    for r in standings.games:
-        problem = r.first_problem
-        scores = {s.player: s for s in r.seats}
-        seats: list[object] = []
-        for p in r.players:
-            s = scores.get(p)
-            seats += [text_cell(p), *((s.harvest, s.parchment_total, s.total, int(p in r.winners)) if s else [""] * 4)]
-        seats += [""] * (5 * MAX_SEATS - len(seats))
-        writer.writerow(
-            [text_cell(r.file), r.status, problem.rule if problem else "", problem.line if problem else "", *seats]
-        )
+    writer = csv.DictWriter(out, CSV_HEADER, restval="", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
     return out.getvalue()

@@ -42,14 +42,14 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from sys import intern
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import msgspec
 
 from bkref.io.diagnostics import Diagnostic
 from bkref.io.intervals import mean_interval, wilson
 from bkref.io.referee import Report, check
-from bkref.io.standings import GameRecord, Standings, Status, counts, record_of, text_cell
+from bkref.io.standings import GameRecord, Standings, Status, counts, fixed, record_of, text_cell
 from bkref.io.standings import aggregate as aggregate_by_player
 
 if TYPE_CHECKING:
@@ -265,12 +265,17 @@ def tournament_record_of(report: Report, game: GameRecord) -> TournamentRecord:
     )
 
 
-def records(item: Path | Report) -> tuple[GameRecord, TournamentRecord]:
-    """The records of the log at ``item`` (or already checked), by player and by bot, from
+Meta = dict[str, Any] | None
+"""A log's game event's ``meta``, as it was read."""
+
+
+def records(item: Path | Report) -> tuple[GameRecord, TournamentRecord, Meta]:
+    """The records of the log at ``item`` (or already checked), by player and by bot, and its
+    game event's ``meta`` (what its bots did: ``bkref standings`` says their faults), from
     one reading. A pure function of the log, picklable, so it maps onto processes or a cluster."""
     report = item if isinstance(item, Report) else check(item)
     game = record_of(report)
-    return game, tournament_record_of(report, game)
+    return game, tournament_record_of(report, game), report.meta
 
 
 def tournament_record(item: Path | Report) -> TournamentRecord:
@@ -295,6 +300,7 @@ def standings(
     advance: Callable[[], None],
     manifest: Manifest | None = None,
     warn: Callable[[str], None] | None = None,
+    read: Callable[[str, Meta], None] | None = None,
 ) -> Standings | TournamentStandings:
     """``bkref standings``: the standings of the logs at ``paths``, one pair of records per
     log made by ``run`` (this process, processes or a cluster), then reduced there; by bot
@@ -302,10 +308,13 @@ def standings(
     each log. With the ``manifest`` of the tournament whose folder ``paths`` are
     (``manifest_of``), the folder is checked first: ``FolderError`` when it holds what a
     tournament's games cannot be (``folder_problems``), ``warn`` called with the line of
-    ``missing_games`` when games of a finished run are not there."""
+    ``missing_games`` when games of a finished run are not there. ``read`` is called with each
+    log's file and game event's ``meta``, in order."""
     pairs = []
-    for pair in run.map(records, paths):
-        pairs.append(pair)
+    for game, by_bot, meta in run.map(records, paths):
+        pairs.append((game, by_bot))
+        if read is not None:
+            read(game.file, meta)
         advance()
     if manifest is not None:
         games = [t for _, t in pairs]
@@ -674,7 +683,11 @@ def aggregate(
     )
 
 
+CSV_TABLES: Final = ("tournament", "left_out", "bots", "head_to_head")
+"""The tables of a tournament's CSV, in their order, each row naming its own in the ``table`` column."""
+
 CSV_HEADER: Final = [
+    "table",
     "bot",
     "policy",
     "games",
@@ -695,43 +708,113 @@ CSV_HEADER: Final = [
     "difference_low",
     "difference_high",
     "difference_deals",
+    "difference_against",
+    "opponent",
+    "pairs",
+    "above",
+    "share",
+    "file",
+    "status",
+    "rule",
+    "line",
+    "problems",
+    "counted",
+    "left_out",
+    "schedules",
+    "candidate",
+    "ended",
+    "confident",
 ]
-"""The CSV columns of a tournament's standings: one row per bot; the paired difference's
-columns are filled in on the candidate's row alone."""
+"""The CSV columns of a tournament's standings, every table of the report in one file: the
+``table`` column names a row's table (``CSV_TABLES``), and the columns a table has not are
+empty. ``tournament``: one row, the header of the report (``deals``, ``counted``,
+``left_out``, ``schedules``, ``candidate``, ``ended``, ``confident``); ``left_out``: a game
+left out (``file``, ``status``, the first problem's ``rule`` and ``line``, ``problems``);
+``bots``: one row per bot, its figures, margin and rating, and on the candidate's row the
+paired difference; ``head_to_head``: ``bot`` against ``opponent`` (``games``, ``pairs``,
+``above``, ``share``)."""
+
+
+def _interval(found: Interval | None, kind: str) -> list[object]:
+    return [fixed(found.low, kind), fixed(found.high, kind)] if found else ["", ""]
+
+
+def _csv_rows(standings: TournamentStandings) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = [
+        {
+            "table": "tournament",
+            "deals": standings.deals,
+            "counted": standings.counted,
+            "left_out": standings.left_out,
+            "schedules": " ".join(standings.schedules),
+            "candidate": "" if standings.candidate is None else text_cell(standings.candidate),
+            "ended": standings.ended or "",
+            "confident": int(standings.confident),
+        }
+    ]
+    for r in standings.games:
+        if not counts(r, standings.include_illegal):
+            problem = r.first_problem
+            rows.append(
+                {
+                    "table": "left_out",
+                    "file": text_cell(r.file),
+                    "status": r.status,
+                    "rule": problem.rule if problem else "",
+                    "line": problem.line if problem else "",
+                    "problems": r.problems,
+                }
+            )
+    found = standings.difference
+    for b in standings.bots:
+        row: dict[str, object] = {
+            "table": "bots",
+            "bot": text_cell(b.bot),
+            "policy": text_cell(b.policy),
+            "games": b.games,
+            "seats": b.seats,
+            "deals": b.deals,
+            "wins": fixed(b.wins, "wins"),
+            "win_share": fixed(b.win_share, "share"),
+            **dict(zip(("win_low", "win_high"), _interval(b.win_interval, "share"))),
+            "mean_score": fixed(b.mean_score, "mean"),
+            "mean_margin": fixed(b.mean_margin, "mean"),
+            **dict(zip(("margin_low", "margin_high"), _interval(b.margin_interval, "mean"))),
+            "mu": fixed(b.rating.mu, "rating"),
+            "sigma": fixed(b.rating.sigma, "rating"),
+            "ordinal": fixed(b.rating.ordinal, "rating"),
+        }
+        if found is not None and found.candidate == b.bot:
+            row |= {
+                "difference": fixed(found.mean, "mean"),
+                **dict(zip(("difference_low", "difference_high"), _interval(found.interval, "mean"))),
+                "difference_deals": found.deals,
+                "difference_against": found.against,
+            }
+        rows.append(row)
+    rows += [
+        {
+            "table": "head_to_head",
+            "bot": text_cell(h.bot),
+            "opponent": text_cell(h.opponent),
+            "games": h.games,
+            "pairs": h.pairs,
+            "above": fixed(h.above, "above"),
+            "share": fixed(h.share, "share"),
+        }
+        for h in standings.head_to_head
+    ]
+    return rows
 
 
 def to_csv(standings: TournamentStandings) -> str:
-    """``bkref standings --format csv`` of a tournament: a header row, then one row per bot,
-    in the order of the standings; the bot and its policy are ``text_cell``s. An interval
-    that cannot be made (one deal) leaves its cells empty."""
+    """``bkref standings --format csv`` of a tournament: a header row (``CSV_HEADER``), then
+    the rows of every table of the report, each naming its table, in ``CSV_TABLES``'s order
+    and each table in the order of the report. Names and files are ``text_cell``s; figures
+    have the decimals of ``bkref.io.standings.PLACES``. An interval that cannot be made (one deal) leaves its
+    cells empty."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
-    found = standings.difference
-    for b in standings.bots:
-        margin = [b.margin_interval.low, b.margin_interval.high] if b.margin_interval else ["", ""]
-        paired: list[object] = [""] * 4
-        if found is not None and found.candidate == b.bot:
-            low_high = [found.interval.low, found.interval.high] if found.interval else ["", ""]
-            paired = [found.mean, *low_high, found.deals]
-        writer.writerow(
-            [
-                text_cell(b.bot),
-                text_cell(b.policy),
-                b.games,
-                b.seats,
-                b.deals,
-                b.wins,
-                b.win_share,
-                b.win_interval.low,
-                b.win_interval.high,
-                b.mean_score,
-                b.mean_margin,
-                *margin,
-                b.rating.mu,
-                b.rating.sigma,
-                b.rating.ordinal,
-                *paired,
-            ]
-        )
+    writer = csv.DictWriter(out, CSV_HEADER, restval="", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(_csv_rows(standings))
     return out.getvalue()

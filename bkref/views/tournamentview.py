@@ -175,7 +175,7 @@ def show(standings: TournamentStandings, out: TextIO) -> None:
 
 
 def write_report(standings: TournamentStandings, output: Literal["text", "csv", "json"], out: TextIO) -> None:
-    """Write the report of ``standings`` to ``out``: text for people, CSV (one row per bot) or JSON."""
+    """Write the report of ``standings`` to ``out``: text for people, CSV (every table, see ``to_csv``) or JSON."""
     if output == "text":
         show(standings, out)
     else:
