@@ -429,6 +429,70 @@ def test_a_bot_kept_in_a_home_sees_itself_alone_of_it(tmp_path: Path, monkeypatc
         assert (str(tmp_path), str(tmp_path)) not in binds and (command[-1], command[-1]) in binds
 
 
+def binds_and_hides(argv: list[str]) -> tuple[set[str], set[str]]:
+    """What a bwrap command line shows where it lies (``--ro-bind P P``) and hides (``--tmpfs``,
+    or ``/dev/null`` over a file)."""
+    shown = {argv[i + 1] for i, arg in enumerate(argv[:-2]) if arg == "--ro-bind" and argv[i + 1] == argv[i + 2]}
+    hidden = {argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--tmpfs"}
+    hidden |= {argv[i + 2] for i, arg in enumerate(argv[:-2]) if arg == "--ro-bind" and argv[i + 1] == "/dev/null"}
+    return shown, hidden
+
+
+@SEALED
+def test_sealing_reads_paths_as_they_really_are(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attacks on the mounts (review of issue 43), each on the command line bwrap is given: a bot
+    named through a link sees the run's folder at no name (its path is given as it really is);
+    ``..`` does not reach a home; a ``#!`` line with ``env`` options mounts nothing more; a
+    program installed in a home shows its programs and libraries, not the folder's data; a
+    run kept beside a bot is hidden; another bot's Python hides nothing of this bot's."""
+    home = tmp_path / "home"
+    (home / "proj").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    real = tmp_path / "real"
+    (real / "out").mkdir(parents=True)
+    (real / "run1").mkdir()
+    (real / "run1" / "tournament.json").write_text("{}")
+    (real / "bot.py").write_text("")
+    (tmp_path / "alias").symlink_to(real)
+    argv = Seal(hidden=(str(tmp_path / "alias" / "out"),)).command([sys.executable, str(tmp_path / "alias" / "bot.py")])
+    shown, hidden = binds_and_hides(argv)
+    assert argv[-1] == str(real / "bot.py") and str(real) in shown and not any("alias" in path for path in shown)
+    assert {str(real / "out"), str(real / "run1")} <= hidden
+    (home / "bot.py").write_text("")
+    shown, _ = binds_and_hides(Seal().command([sys.executable, str(home / "proj" / ".." / "bot.py")]))
+    assert str(home) not in shown and str(home / "bot.py") in shown
+    local = home / ".local"
+    for folder in ("bin", "lib", "share/fish"):
+        (local / folder).mkdir(parents=True)
+    (local / "share" / "fish" / "fish_history").write_text("- cmd: bkref tournament --seed 7")
+    (local / "bin" / "mybot").write_text("#!/usr/bin/env -S -u cargo /usr/bin/python3\n")
+    (local / "bin" / "mybot").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{local / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    shown, _ = binds_and_hides(Seal().command(["mybot"]))
+    assert {str(local / "bin"), str(local / "lib")} <= shown and not any(
+        _within_path(p, local / "share") for p in shown
+    )
+    assert not any(str(local) == path for path in shown)
+    other = (sys.executable, str(tmp_path / "other.py"))
+    (tmp_path / "other.py").write_text("")
+    _, hidden = binds_and_hides(Seal(bots=(other,)).command([sys.executable, str(real / "bot.py")]))
+    python = Path(os.path.realpath(sys.executable)).parent.parent
+    assert not any(_within_path(path, python) for path in hidden)
+
+
+def _within_path(path: str, folder: Path) -> bool:
+    return path == str(folder) or path.startswith(f"{folder}{os.sep}")
+
+
+def test_a_bot_that_floods_after_its_reply_makes_one_fault_a_decision(folder: Path) -> None:
+    """Attack: at each decision a bot writes a thousand lines of garbage before its reply. Each
+    decision is one fault (``garbage``), so it is retired after three and its game's log stays
+    small (it once held 32,768 faults a read)."""
+    body = "def choose(m, count):\n    [out('junk') for _ in range(1000)]; return 0\n"
+    events = simulate(2, 1, [bot(folder, body), "random"], bots=SAFE)
+    assert faults(events) == ["garbage"] * 3 and legal(folder, events)
+
+
 @pytest.mark.skipif(not programs.__file__.endswith(".py"), reason="a compiled module cannot be patched")
 def test_a_bot_that_floods_before_its_hello_is_given_up_at_the_deadline(
     folder: Path, monkeypatch: pytest.MonkeyPatch

@@ -160,7 +160,7 @@ class Program:
                 if _says_hello(line):  # a hello all the same: said now, not after 10 s of waiting
                     self.kill()
                     raise BotFault("exit", f"its hello is not bkbot/1's: {_worded(error)}") from None
-                self._before_hello()
+                self.strayed("output")  # a line before its hello
                 continue
             if isinstance(reply, BotHello):
                 if reply.protocol != PROTOCOL:
@@ -168,12 +168,14 @@ class Program:
                     raise BotFault("exit", f"its hello speaks {reply.protocol!r}, not {PROTOCOL!r}")
                 self.name, self.version = reply.name, reply.version
                 return
-            self._before_hello()
+            self.strayed("output")  # a move before its hello
 
-    def _before_hello(self) -> None:
-        """A line before its hello: one ``output`` fault, however many lines it writes."""
-        if ("output", self.next_id) not in self.stray:
-            self.stray.append(("output", self.next_id))
+    def strayed(self, kind: str, decide_id: int | None = None) -> None:
+        """A line the bot wrote out of turn, a fault of ``kind`` after the decision ``decide_id``
+        (default: its last): one of each kind a decision, however many lines it writes."""
+        fault = (kind, self.next_id if decide_id is None else decide_id)
+        if fault not in self.stray:
+            self.stray.append(fault)
 
     def last_said(self) -> str:
         """The last line of the bot's standard error, as the end of a sentence ("" if none)."""
@@ -297,7 +299,7 @@ class Program:
         for line in self._read():
             kind = _stray(line, self.dropped)
             if kind:
-                self.stray.append((kind, self.next_id))
+                self.strayed(kind)
 
 
 class Stderr(threading.Thread):
@@ -486,7 +488,7 @@ def ask_all(asks: Sequence[tuple[Program, Decide]]) -> list[Answer | BotFault]:
                 if results[i] is not None:
                     kind = _stray(line, program.dropped)
                     if kind:
-                        program.stray.append((kind, decide.id))
+                        program.strayed(kind, decide.id)
                     continue
                 results[i] = _judge(line, decide, program.dropped, now - started[i])
                 if isinstance(results[i], BotFault):

@@ -8,11 +8,13 @@ A bot is a stranger's program. Where the machine allows it (Linux, with bubblewr
   it called ``setsid`` or not (the namespace ends with its first process, which bwrap
   ends with bkref: ``--die-with-parent``);
 - on a file system that shows, read-only, the system's folders (``SYSTEM``, less its
-  ``SECRETS``), its program's installation and the folders of the files its command names,
-  where they lie (``_seen``), and nothing else of the machine (no home, no earlier run);
-  in what it sees, the folders the run writes (its games, the bots' logs), the logs it deals
-  decks from (``--deck``) and the other bots' files (``bots``: the folder of each file
-  another bot's command names, or the file alone beside this bot's own) are out of sight
+  ``SECRETS``), the programs and libraries of its program's installation (``INSTALLED``)
+  and the folders of the files its command names, never a home (``_seen``), and nothing
+  else of the machine; every path compared and given to the bot as it really is (no ``..``,
+  no link: ``_absolute``); in what it sees, the folders the run writes (its games, the
+  bots' logs), the logs it deals decks from (``--deck``), the runs kept beside it and the
+  other bots' files (``bots``: the folder of each file another bot's command names, or the
+  file alone beside this bot's own) are out of sight at every name it sees them under
   (``_out_of_sight``), each an empty folder (or an unreadable file) in its view; in a
   private, empty working folder (``/tmp/bot``, also ``$HOME`` and ``$TMPDIR``) on a private
   ``/tmp`` of ``file_mb`` at most, gone with the process: a bot keeps no notes from one
@@ -69,7 +71,10 @@ SYSTEM: Final = tuple(
 )
 """The machine's folders a sealed bot sees (read-only): its programs, libraries and settings."""
 
-SECRETS: Final = ("/etc/shadow", "/etc/gshadow", "/etc/ssh", "/etc/ssl/private", "/etc/sudoers", "/etc/sudoers.d")
+SECRETS: Final = (
+    *("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/security/opasswd"),
+    *("/etc/ssh", "/etc/ssl/private", "/etc/sudoers", "/etc/sudoers.d"),
+)
 """What a sealed bot does not see of the system's folders, even run as root: passwords and keys."""
 
 
@@ -143,20 +148,21 @@ class Seal(msgspec.Struct, frozen=True):
 
     def _out_of_sight(self, argv: list[str], seen: list[str]) -> list[str]:
         """What the bot run by ``argv`` must not see of what it sees (the system's folders and
-        ``seen``): the paths ``hidden``, and the other bots' files, each with its folder, or
-        alone where that folder is the system's or holds what this bot sees as its own. A
-        hidden folder that holds its own files is not hidden (``exposed`` says so)."""
-        mine = _own_files(argv)
-        hidden = {os.path.realpath(path) for path in self.hidden}
+        ``seen``), at every name it sees it under: the paths ``hidden``, the runs kept beside
+        its own files (a folder with a ``tournament.json``), and the other bots' files, each
+        with its folder, or alone where that folder is the system's or holds what this bot
+        sees as its own. A hidden folder that holds its own files is not hidden (``exposed``
+        says so)."""
+        mine = {os.path.realpath(path) for path in _own_files(argv)}
+        places = {os.path.realpath(place): place for place in seen}  # each place, really, and as shown
+        hidden = {os.path.realpath(path) for path in self.hidden} | _runs_beside(argv)
         theirs = {path for other in self.bots for path in _bot_files(_absolute(other))} - mine
 
         def holds_own(folder: str) -> bool:  # what it sees as its own lies there
-            return any(_within(own, folder) for own in (*mine, *seen))
+            return any(_within(own, folder) for own in (*mine, *places))
 
         found = set()
         for path in hidden | theirs:
-            if not os.path.exists(path) or not any(_within(path, place) for place in (*SYSTEM, *seen)):
-                continue  # out of its sight already, or not there (each is made before a bot starts)
             folder = path
             if path not in hidden and not os.path.isdir(path):  # another bot's file: with its folder
                 folder = os.path.dirname(path)
@@ -164,8 +170,9 @@ class Seal(msgspec.Struct, frozen=True):
                     folder = path
             elif path not in hidden and any(_within(folder, system) for system in SYSTEM):
                 continue  # a system folder another bot names (its library, say) stays in sight
-            if not holds_own(folder):
-                found.add(folder)
+            if not os.path.exists(folder) or holds_own(folder):
+                continue  # not there (each is made before a bot starts), or its own
+            found.update(_shown(folder, places))
         return sorted(found)
 
     def exposed(self, command: Sequence[str]) -> list[str]:
@@ -173,7 +180,7 @@ class Seal(msgspec.Struct, frozen=True):
         it runs on) lie in them: hiding them would hide the bot. A bot kept in the run's output
         folder, say."""
         argv = _absolute(command)
-        own = [*_own_files(argv), *_seen(argv, self.network)]
+        own = {os.path.realpath(path) for path in [*_own_files(argv), *_seen(argv, self.network)]}
         hidden = sorted({os.path.realpath(path) for path in self.hidden})
         return [path for path in hidden if any(_within(mine, path) for mine in own)]
 
@@ -202,59 +209,79 @@ class Seal(msgspec.Struct, frozen=True):
 
 
 def _absolute(command: Sequence[str]) -> list[str]:
-    """``command`` with the relative paths of files bkref sees made absolute."""
+    """``command`` with the paths of files bkref sees made absolute and plain: its program's
+    as named (a virtual environment's Python finds its packages by that name), every other
+    as it really is (no ``..``, no link: what the bot reads is where it is shown)."""
     here = os.getcwd()
-    return [os.path.join(here, arg) if _names_a_file(arg, n == 0) else arg for n, arg in enumerate(command)]
+    argv = []
+    for n, arg in enumerate(command):
+        if _names_a_file(arg, n == 0):
+            arg = os.path.join(here, arg)
+        if os.path.isabs(arg) and os.path.exists(arg):
+            arg = os.path.normpath(arg) if n == 0 else os.path.realpath(arg)
+        argv.append(arg)
+    return argv
 
 
 def _own_files(argv: list[str]) -> set[str]:
     """The files a sealed bot run by ``argv`` sees where they lie, never hidden from it: those
-    its command names, and its program as found on the ``PATH``, as named and as they really
-    are (a symbolic link's target)."""
-    named = {arg for arg in argv if _is_path(arg)} | {shutil.which(argv[0]) or argv[0]}
-    return named | {os.path.realpath(path) for path in named}
+    its command names, and its program as found on the ``PATH``, as named and as it really is."""
+    program = shutil.which(argv[0]) or argv[0]
+    return {arg for arg in argv[1:] if _is_path(arg)} | {program, os.path.realpath(program)}
 
 
 def _seen(argv: list[str], network: bool) -> list[str]:
     """Where the bot run by ``argv`` sees the machine's files, beside the system's folders
-    (``SYSTEM``): the folder of each file its command names (or the folder it names), and
-    its program's installation (``_installation``: of its interpreter too, for a script that
-    names one on its first line), each as named and as it really is; never its home, nor a
-    folder holding its own ``/tmp/bot`` (the file alone, then)."""
-    program = shutil.which(argv[0]) if argv else None
+    (``SYSTEM``): the folder of each file its command names (or the folder it names), but a
+    home or a folder holding its own ``/tmp/bot`` (the file alone, then); and its program's
+    installation (``_installation``, as named and as it really is), and that of the
+    interpreter a script names on its first line (``_interpreter``)."""
     places: set[str] = set()
-    for arg in _own_files(argv):
-        if not _is_path(arg) or arg == program:
+    for arg in argv[1:]:
+        if not _is_path(arg):
             continue
         folder = arg if os.path.isdir(arg) else os.path.dirname(arg)
         if _within(FOLDER, folder) or _is_home(folder):
             folder = arg  # /tmp itself, or a home: the file alone
-        if not _within(FOLDER, folder):
+        if not _within(FOLDER, folder) and not _is_home(folder):
             places.add(folder)
+    program = shutil.which(argv[0]) if argv else None
     for found in (program, _interpreter(program)):
         if found is not None:
-            places |= {_installation(found), _installation(os.path.realpath(found))}
+            places.update(_installation(found))
+            places.update(_installation(os.path.realpath(found)))
     if network and os.path.exists("/etc/resolv.conf"):  # often a link to where a resolver keeps it
         places.add(os.path.dirname(os.path.realpath("/etc/resolv.conf")))
     places = {place for place in places if not any(_within(place, system) for system in SYSTEM)}
     return sorted(place for place in places if not any(_within(place, other) for other in places - {place}))
 
 
-def _installation(program: str) -> str:
-    """The folder a program is installed in, which it may read at its start: the one above
-    its ``bin`` folder (a Python's standard library, a virtual environment's packages) or a
-    version manager's ``shims`` (pyenv's, asdf's: the versions they run), or its own folder;
-    the program alone when that is a home or the root."""
+INSTALLED: Final = ("bin", "lib", "lib32", "lib64", "libexec", "include", "shims", "versions", "plugins")
+"""What a sealed bot sees of its program's installation (``_installation``): its programs and
+libraries (a version manager's shims and versions too), never the rest of the folder."""
+
+INSTALLED_FILES: Final = ("pyvenv.cfg", "version")
+"""The files of an installation a program reads at its start: a virtual environment's, pyenv's."""
+
+
+def _installation(program: str) -> list[str]:
+    """What a program reads of its installation: when it lies in a ``bin`` folder (or a version
+    manager's ``shims``), the programs and libraries of the folder above (``INSTALLED``: a
+    Python's standard library, a virtual environment's packages), not its data (a
+    ``~/.local/share`` or ``~/.cargo/credentials.toml`` stays out of sight); else its own
+    folder, or the program alone when that folder is a home or the root."""
     folder = os.path.dirname(program)
     above = os.path.dirname(folder)
-    if os.path.basename(folder) in ("bin", "shims") and above != "/" and not _is_home(above):
-        return above
-    return program if folder == "/" or _is_home(folder) else folder
+    if os.path.basename(folder) in ("bin", "shims") and above != "/":
+        parts = [os.path.join(above, part) for part in (*INSTALLED, *INSTALLED_FILES)]
+        return [part for part in parts if os.path.exists(part)]
+    return [program if folder == "/" or _is_home(folder) else folder]
 
 
 def _interpreter(program: str | None) -> str | None:
-    """The interpreter a script names on its first line (``#!/usr/bin/env node``: found on the
-    ``PATH``), or None."""
+    """The interpreter a script names on its first line: ``#!/usr/bin/python3`` (or
+    ``#!/usr/bin/env node``, found on the ``PATH``), or None (an ``env`` with options: it
+    is not guessed)."""
     if program is None:
         return None
     try:
@@ -264,15 +291,40 @@ def _interpreter(program: str | None) -> str | None:
         return None
     words = first[2:].decode(errors="replace").split() if first.startswith(b"#!") else []
     if words and os.path.basename(words[0]) == "env":
-        words = [word for word in words[1:] if not word.startswith("-")]
-        return shutil.which(words[0]) if words else None
+        return shutil.which(words[1]) if len(words) == 2 and not words[1].startswith("-") else None
     return words[0] if words and os.path.isabs(words[0]) else None
 
 
 def _is_home(folder: str) -> bool:
     """Whether ``folder`` is someone's home (``$HOME``, ``/root``, ``/home/NAME``) or ``/home``."""
-    folder = folder.rstrip(os.sep) or os.sep
-    return folder in (os.path.expanduser("~"), "/root", "/home") or os.path.dirname(folder) == "/home"
+    folder = os.path.normpath(folder)
+    homes = {os.path.normpath(os.path.expanduser("~")), "/root", "/home"}
+    return folder in homes or os.path.realpath(folder) in homes or os.path.dirname(folder) == "/home"
+
+
+def _runs_beside(argv: list[str]) -> set[str]:
+    """The runs kept beside the files a bot's command names: each folder next to one, or in a
+    folder it names, that holds a ``tournament.json`` (an earlier tournament's games and seed)."""
+    found = set()
+    for arg in argv[1:]:
+        folder = arg if os.path.isdir(arg) else os.path.dirname(arg)
+        if not _is_path(arg) or _is_home(folder):
+            continue
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(folder):
+                if entry.is_dir(follow_symlinks=False) and os.path.exists(os.path.join(entry.path, "tournament.json")):
+                    found.add(os.path.realpath(entry.path))
+    return found
+
+
+def _shown(path: str, places: dict[str, str]) -> list[str]:
+    """Every name a bot sees ``path`` (a real path) under: in the system's folders, and in each
+    place it sees (``places``: each one's real path to the name it is shown under)."""
+    names = [path] if any(_within(path, system) for system in SYSTEM) else []
+    for real, shown in places.items():
+        if _within(path, real):
+            names.append(shown + path[len(real) :])
+    return names
 
 
 def _bind(place: str) -> list[str]:
@@ -286,15 +338,11 @@ def _hide(path: str) -> list[str]:
 
 
 def _bot_files(argv: list[str]) -> set[str]:
-    """The files and folders of a bot that ``argv`` names, as they really are: its
-    arguments', and its program's unless found on the ``PATH`` (an interpreter, shared by
-    every bot). Never a system folder (``SYSTEM``) or one that holds one."""
-    path = os.environ.get("PATH", "").split(os.pathsep)
-    named = [arg for arg in argv[1:] if _is_path(arg)]
-    if argv and _is_path(argv[0]) and os.path.dirname(argv[0]) not in path:
-        named.append(argv[0])
-    real = {os.path.realpath(arg) for arg in named}
-    return {arg for arg in real if not any(_within(system, arg) for system in SYSTEM)}
+    """The files and folders a bot's command names in its arguments, as they really are (not
+    its program: an interpreter, or a program another bot may share). Never a system folder
+    (``SYSTEM``) or one that holds one."""
+    named = {os.path.realpath(arg) for arg in argv[1:] if _is_path(arg)}
+    return {arg for arg in named if not any(_within(system, arg) for system in SYSTEM)}
 
 
 def _within(path: str, folder: str) -> bool:

@@ -254,8 +254,9 @@ def decide(
                 seat.seconds += seat.options.ms / 1000
             if result.kind == "exit":
                 seat.program.kill()  # counted: it is started again at the next decision
-        for kind, decide_id in seat.program.stray:  # what came after its reply
-            seat._fault(kind, event, decide_id)
+        for kind, decide_id in seat.program.stray:  # what came after its reply (one of each kind)
+            if not seat.retired:
+                seat._fault(kind, event, decide_id)
         seat.program.stray.clear()
         if isinstance(result, Answer):
             seat.seconds += result.seconds

@@ -310,12 +310,13 @@ def standings(
     tournament's games cannot be (``folder_problems``), ``warn`` called with the line of
     ``missing_games`` when games of a finished run are not there. ``read`` is called with each
     log's file and game event's ``meta``, in order."""
-    pairs = []
+    found = []  # as the map gives them: the reduce reads its own copy of them on a cluster
     for game, by_bot, meta in run.map(records, paths):
-        pairs.append((game, by_bot))
+        found.append((game, by_bot, meta))
         if read is not None:
             read(game.file, meta)
         advance()
+    pairs = [(game, by_bot) for game, by_bot, _ in found]
     if manifest is not None:
         games = [t for _, t in pairs]
         problems = folder_problems(games)
@@ -325,8 +326,8 @@ def standings(
         if missing is not None and warn is not None:
             warn(missing)
     if is_tournament(pairs, include_illegal):
-        return run.reduce(_by_bot, pairs, None if manifest is None else manifest.ended, include_illegal)
-    return run.reduce(_by_player, pairs, include_illegal)
+        return run.reduce(_by_bot, found, None if manifest is None else manifest.ended, include_illegal)
+    return run.reduce(_by_player, found, include_illegal)
 
 
 class FolderError(Exception):
@@ -415,13 +416,13 @@ def missing_games(games: Sequence[TournamentRecord], manifest: Manifest) -> str 
 
 
 def _by_bot(
-    pairs: list[tuple[GameRecord, TournamentRecord]], ended: Ended | None, include_illegal: bool
+    found: list[tuple[GameRecord, TournamentRecord, Meta]], ended: Ended | None, include_illegal: bool
 ) -> TournamentStandings:
-    return aggregate([t for _, t in pairs], ended, include_illegal=include_illegal)
+    return aggregate([t for _, t, _ in found], ended, include_illegal=include_illegal)
 
 
-def _by_player(pairs: list[tuple[GameRecord, TournamentRecord]], include_illegal: bool) -> Standings:
-    return aggregate_by_player([g for g, _ in pairs], include_illegal)
+def _by_player(found: list[tuple[GameRecord, TournamentRecord, Meta]], include_illegal: bool) -> Standings:
+    return aggregate_by_player([g for g, _, _ in found], include_illegal)
 
 
 class Leader:
