@@ -8,8 +8,9 @@ policy with that seat's ``View``, the decision's moves and the generator, and re
 The view holds all a policy may know (BOT-PROTOCOL.md), so ``seen``, ``hand``, ``reveal``,
 ``fault`` and ``over`` need nothing from it.
 
-A policy with a time budget (``timed``: seconds to a policy, as ``bkref.bots.mcts.mcts_within``)
-is given half of each decision's ``ms``, well inside the deadline.
+A policy with a time budget (``timed``: a deadline, in ``time.monotonic()`` seconds, to the
+policy, as ``bkref.bots.mcts.mcts_within``) is given half of each decision's ``ms`` from the
+moment the ``decide`` is read, well inside the referee's deadline.
 
 ``state_of(view)`` is a full ``State`` whose view for ``view.player`` is ``view``, field for
 field: the public part as the view shows it, the cards the player has not seen dealt to the
