@@ -57,28 +57,30 @@ def test_the_state_rebuilt_from_a_view_shows_the_same_view(players: int) -> None
     assert checked > 100
 
 
-def test_greedy_as_a_program_plays_the_game_greedy_plays(tmp_path: Path) -> None:
-    """``bkref bot greedy`` in ann's seat gives the game that greedy, drawing from the generator
-    the program seeds from the game message's seed, gives in Python: byte for byte."""
+@pytest.mark.parametrize(("name", "games"), [("greedy", ((2, 3), (4, 8))), ("mcts", ((2, 3),))])
+def test_a_policy_as_a_program_plays_the_game_it_plays_in_python(tmp_path: Path, name: str, games) -> None:
+    """``bkref bot greedy`` (``mcts``, with time to spare: all its rollouts) in ann's seat gives the
+    game that the policy, drawing from the generator the program seeds from the game message's
+    seed, gives in Python: byte for byte."""
     seeded = tmp_path / "seeded.py"
     seeded.write_text(
-        "import random\nfrom bkref.bots.policies import greedy_policy\nfrom bkref.bots.seats import bot_seed\n"
+        "import random\nfrom bkref.bots.bundled import BUNDLED\nfrom bkref.bots.seats import bot_seed\n"
         "RNG = random.Random(bot_seed('ann'))\n\n\ndef play(view, moves, rng):\n"
-        "    return greedy_policy(view, moves, RNG)\n"
+        f"    return BUNDLED[{name!r}](view, moves, RNG)\n"
     )
-    for players, seed in ((2, 3), (4, 8)):
+    for players, seed in games:
         others = ["greedy"] * (players - 1)
-        played = simulate(players, seed, [program("greedy"), *others], bots=TRUSTED)
+        played = simulate(players, seed, [program(name), *others], bots=TRUSTED)
         python = simulate(players, seed, [f"{seeded}:play", *others], seat_streams=True)
         assert to_jsonl(played[1:]) == to_jsonl(python[1:])
         assert played[0].meta["bots"]["ann"]["faults"] == []
-        assert played[0].meta["bots"]["ann"]["name"] == "greedy"
+        assert played[0].meta["bots"]["ann"]["name"] == name
         (tmp_path / "game.jsonl").write_text(to_jsonl(played))
         assert check(tmp_path / "game.jsonl").status == 0
 
 
 def test_mcts_as_a_program_answers_well_inside_a_tiny_time(tmp_path: Path) -> None:
-    """With 100 ms a decision (mcts takes about 300 ms for its rollouts), ``bkref bot mcts``
+    """With 100 ms a decision (mcts takes 150 to 300 ms for its rollouts), ``bkref bot mcts``
     stops its search at half of it: a whole game without a fault."""
     played = simulate(2, 5, [program("mcts"), "random"], bots=BotOptions(ms=100, seal=Seal(sealed=False)))
     assert played[0].meta["bots"]["ann"]["faults"] == []
