@@ -49,7 +49,7 @@ def one_line(result) -> str:
         (
             ["valdate", "game.jsonl"],
             "no command 'valdate' (did you mean validate?); "
-            "the commands: validate, score, standings, replay, moves, simulate, tournament, explain, schema",
+            "the commands: validate, score, standings, replay, moves, simulate, tournament, explain, schema, bot",
         ),
         (["replay", "game.jsonl", "--to"], "--to needs a value: N"),
         (["validate", "--partial=yes", "game.jsonl"], "--partial takes no value"),

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Callable
 from pathlib import Path
 
 from bkref.bots.errors import OptionError, PolicyError, traceback_of
-from bkref.bots.mcts import mcts_policy
+from bkref.bots.mcts import mcts_policy, mcts_within
 from bkref.bots.policies import Policy, greedy_policy, random_policy
 from bkref.io.diagnostics import printable
 
 BUNDLED: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy, "mcts": mcts_policy}
+TIMED: dict[str, Callable[[float], Policy]] = {"mcts": mcts_within}
+"""The bundled policies that a bot program gives a deadline (``bkref.bots.serve``): a deadline to the policy."""
 
 
 def load(spec: str) -> Policy:

@@ -12,14 +12,18 @@ copy choices are greedy's (``bkref.bots.policies.greedy_policy``): a one-step gr
 better than random rollouts can find within the budget.
 
 The budget is a number of rollouts per pick (``ROLLOUTS``, or ``mcts_with(rollouts)``), all
-drawn from the game's generator: the same seed gives the same game, byte for byte. It reads
-the game only through its view, so it never cheats.
+drawn from the game's generator: the same seed gives the same game, byte for byte. A bot
+program adds a time: ``mcts_within(deadline)`` stops at ``ROLLOUTS`` rollouts or at the
+deadline, whichever comes first (``bkref bot mcts`` gives it half of each decision's ``ms``),
+so it plays as ``mcts`` whenever the time suffices. It reads the game only through its view,
+so it never cheats.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
@@ -47,18 +51,32 @@ def mcts_with(rollouts: int) -> Policy:
     return policy
 
 
+def mcts_within(deadline: float) -> Policy:
+    """The ``mcts`` policy stopping its search at ``deadline`` (``time.monotonic()``), after one rollout at least."""
+
+    def policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Choice:
+        return search(view, moves, rng, ROLLOUTS, deadline)
+
+    return policy
+
+
 def mcts_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Choice:
     """``mcts``: picks searched over sampled worlds (see the module), everything else greedy's."""
     return search(view, moves, rng, ROLLOUTS)
 
 
-def search(view: View, moves: Sequence[Choice], rng: random.Random, rollouts: int) -> Choice:
-    """The move of the search with ``rollouts`` rollouts (see the module)."""
+def search(
+    view: View, moves: Sequence[Choice], rng: random.Random, rollouts: int, deadline: float = math.inf
+) -> Choice:
+    """The move of the search with ``rollouts`` rollouts, or as many as come before ``deadline``
+    (``time.monotonic()``; one at least), unvisited picks last (see the module)."""
     if not isinstance(moves[0], Pick) or len(moves) == 1:
         return greedy_policy(view, moves, rng)
     visits = [0] * len(moves)
     totals = [0.0] * len(moves)
     for n in range(rollouts):
+        if n and time.monotonic() > deadline:
+            break
         if n < len(moves):
             chosen = n  # every pick once first
         else:

@@ -146,9 +146,10 @@ FromBot = BotHello | Move
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(FromBot)
+_to_bot = msgspec.json.Decoder(ToBot)
 
 
-def encode(message: ToBot) -> bytes:
+def encode(message: ToBot | FromBot) -> bytes:
     """``message`` as one line of JSON."""
     return _encoder.encode(message) + b"\n"
 
@@ -156,6 +157,11 @@ def encode(message: ToBot) -> bytes:
 def decode_reply(line: bytes) -> BotHello | Move:
     """One line from a bot; ``msgspec.ValidationError`` or ``DecodeError`` if it is no message."""
     return _decoder.decode(line)
+
+
+def decode_message(line: bytes) -> ToBot:
+    """One line from bkref, as a bot reads it; ``msgspec.ValidationError`` or ``DecodeError`` if it is no message."""
+    return _to_bot.decode(line)
 
 
 def protocol_schema() -> str:

@@ -308,7 +308,7 @@ class _Game:
             else:  # a user's policy: what it prints goes to standard error, and its moves are checked
                 with contextlib.redirect_stdout(sys.stderr):
                     move = policy(view(self.state, player), list(options), rng)
-            index = _index_of(move, options)
+            index = index_of(move, options)
         except (Exception, SystemExit) as error:  # the policy is the user's code: anything it raises is its error
             raised = f"{type(error).__name__}: {printable(str(error))}{_line_of(policy, error)}"
             raise PolicyError(
@@ -522,7 +522,7 @@ class _Game:
         return dict(chosen.copies)
 
 
-def _index_of(move: object, options: Sequence[Choice]) -> int | None:
+def index_of(move: object, options: Sequence[Choice]) -> int | None:
     """Which of ``options`` ``move`` is (the one given, or one equal to it); None if none is."""
     for i, option in enumerate(options):
         if move is option:

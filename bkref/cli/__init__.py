@@ -32,7 +32,7 @@ from typer.main import get_command_name
 
 from bkref.cli.app import app, fail
 
-COMMANDS = ("validate", "score", "standings", "replay", "moves", "simulate", "tournament", "explain", "schema")
+COMMANDS = ("validate", "score", "standings", "replay", "moves", "simulate", "tournament", "explain", "schema", "bot")
 for _command in COMMANDS:
     import_module(f"bkref.cli.{_command}")
 

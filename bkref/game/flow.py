@@ -63,6 +63,13 @@ def due(table: Table) -> Due:
 # checks and effect (its stage module), then where the game goes.
 
 
+def stand_at(table: Table, phase: Phase, rnd: int, turn: int) -> None:
+    """Put ``table`` at ``phase``, round ``rnd``, turn ``turn`` at once, without the events that
+    lead there: for a table rebuilt from what one player sees (``bkref.bots.serve.state_of``),
+    whose every other field is set to match."""
+    table.phase, table.round, table.turn = phase, rnd, turn
+
+
 def on_game(table: Table, event: Game, found: list[Violation]) -> None:
     """The game event, the first and only one (T1): seats and deck (``dealing.seat``); the first deal is due."""
     if table.phase != "setup":
