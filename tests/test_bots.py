@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -482,6 +483,36 @@ def test_sealing_reads_paths_as_they_really_are(tmp_path: Path, monkeypatch: pyt
 
 def _within_path(path: str, folder: Path) -> bool:
     return path == str(folder) or path.startswith(f"{folder}{os.sep}")
+
+
+def test_the_bot_trace_holds_every_line_sent_and_answered_with_its_time(bkref, folder: Path) -> None:
+    """``--bot-trace`` (issue 44): each bot's log also holds, in order, every line bkref sent it
+    and every line it answered, each after the seconds since its start; a fault is there too.
+    Without ``--bot-logs`` it is one line and status 2; without ``--bot-trace``, no line of it."""
+    body = "def choose(m, count):\n    return len(m['moves']) if count == 1 else 0\n"  # an index fault first
+    spec = bot(folder, body)
+    for traced in (["--bot-trace"], []):
+        logs = folder / f"logs{len(traced)}"
+        args = ["--players", 2, "--seed", 3, "--policy", spec, "--unsealed", "--bot-logs", logs, *traced]
+        assert bkref("simulate", *args, "-o", folder / "game.jsonl").exit_code == 0
+        lines = sorted(logs.iterdir())[0].read_text().splitlines()
+        if not traced:
+            assert not any(" bkref> " in line or " bot> " in line for line in lines)
+            continue
+        said = [re.sub(r"^\[ *[0-9.]+ s\] ", "", line) for line in lines]
+        assert said[:2] == [
+            'bkref> {"type":"hello"}',
+            'bot> {"type": "hello", "protocol": "bkbot/1", "name": "t", "version": "0"}',
+        ]
+        first = said.index(next(line for line in said if line.startswith('bkref> {"type":"decide"')))
+        assert said[first + 1].startswith('bot> {"type": "move", "id": 1, "index": ')
+        assert 'bkref> {"type":"fault","id":1,"kind":"index"}' in said and said[-1] == 'bkref> {"type":"quit"}'
+        assert all(re.match(r"^\[ *[0-9]+\.[0-9]{3} s\] (bkref|bot)> ", line) for line in lines)
+    alone = bkref("simulate", "--players", 2, "--seed", 3, "--policy", spec, "--bot-trace", "-o", folder / "g.jsonl")
+    assert (alone.exit_code, alone.stderr) == (
+        2,
+        "bkref: error: --bot-trace writes into each bot's log: give --bot-logs DIR too\n",
+    )
 
 
 def test_a_bot_that_floods_after_its_reply_makes_one_fault_a_decision(folder: Path) -> None:

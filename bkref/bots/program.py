@@ -89,9 +89,14 @@ class Program:
     """One bot process (see the module). ``faults`` collects the faults found outside a
     decision (extra output), as (kind, id of the last decision)."""
 
-    def __init__(self, command: Sequence[str], stderr: Path | None = None, seal: Seal | None = None) -> None:
+    def __init__(
+        self, command: Sequence[str], stderr: Path | None = None, seal: Seal | None = None, trace: bool = False
+    ) -> None:
         self.command = list(command)
         self.stderr = stderr
+        self.trace = trace
+        """Whether every line sent and read is also written to the standard error's log (``--bot-trace``)."""
+        self._started = 0.0
         self.seal = seal or Seal()
         """How it runs: sealed where the machine allows it, and within its limits (``bkref.bots.sealing``)."""
         self.process: subprocess.Popen[bytes] | None = None
@@ -135,6 +140,7 @@ class Program:
         except OSError as error:
             raise BotFault("exit", f"cannot start {' '.join(self.command)}: {error.strerror or error}") from None
         _LIVE.add(self)
+        self._started = time.monotonic()
         assert self.process.stdin is not None and self.process.stdout is not None and self.process.stderr is not None
         self.errors = Stderr(self.process.stderr, self.stderr)
         self.errors.start()
@@ -225,7 +231,9 @@ class Program:
             return
         if isinstance(message, GameStart) and self.errors is not None:
             self.errors.new_game()
-        self._out += encode(message)
+        line = encode(message)
+        self._traced("bkref>", line)
+        self._out += line
         if flush:
             self._flush()
 
@@ -280,6 +288,7 @@ class Program:
             if len(line) > MAX_LINE:
                 lines.append(b"\0")
             elif line.strip():
+                self._traced("bot>", line)
                 lines.append(line)
 
     def _wait_line(self, deadline: float) -> bytes | None:
@@ -292,6 +301,13 @@ class Program:
             pending = self._read()
         self._lines = pending[1:]
         return pending[0]
+
+    def _traced(self, who: str, line: bytes) -> None:
+        """With ``trace``, ``line`` in the log, after the time since the start and who wrote it."""
+        if self.trace and self.errors is not None:
+            self.errors.note(
+                f"[{time.monotonic() - self._started:9.3f} s] {who} ".encode() + line.rstrip(b"\n") + b"\n"
+            )
 
     def drain(self) -> None:
         """Read what the bot wrote between decisions: late replies to faulted ids are dropped,
@@ -313,14 +329,14 @@ class Stderr(threading.Thread):
         self.pipe, self.path = pipe, path
         self._lock = threading.Lock()
         self._file: IO[bytes] | None = None
+        if path is not None:  # opened here: bkref's own lines (``note``) may come before the bot's
+            with contextlib.suppress(OSError):  # a folder gone: the bot plays on, unlogged
+                self._file = path.open("ab")
         self._kept = self._dropped = 0
         self._tail = b""
 
     def run(self) -> None:
         try:
-            if self.path is not None:
-                with contextlib.suppress(OSError):  # a folder gone: the bot plays on, unlogged
-                    self._file = self.path.open("ab")
             while chunk := self.pipe.read1(1 << 16):  # type: ignore[attr-defined]
                 with self._lock:
                     self._tail = (self._tail + chunk)[-4096:]
@@ -362,6 +378,11 @@ class Stderr(threading.Thread):
         if self._dropped:
             self._log(f"bkref: {self._dropped} bytes of standard error dropped in this game\n")
         self._kept = self._dropped = 0
+
+    def note(self, line: bytes) -> None:
+        """Write ``line`` of bkref's own in the log, among the bot's (within the same cap)."""
+        with self._lock:
+            self._write(line)
 
     def new_game(self) -> None:
         """A game begins: its standard error has the whole cap."""

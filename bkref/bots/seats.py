@@ -47,6 +47,8 @@ class BotOptions(msgspec.Struct, frozen=True):
     max_faults: int = 3
     logs: str | None = None
     seal: Seal = Seal()
+    trace: bool = False
+    """Whether the logs also hold every line sent and read, with its time (``--bot-trace``)."""
 
 
 def is_program(spec: str) -> bool:
@@ -77,7 +79,7 @@ class ProgramSeat:
         self.label = label
         """What names the seat's bot in its standard error's file (a tournament's bot name), if anything."""
         self.options = options
-        self.program = Program(command_of(spec), seal=options.seal)
+        self.program = Program(command_of(spec), seal=options.seal, trace=options.trace)
         self.games = 0
         self.deals: set[str] = set()
         """The deals its process has played (``bkref.bots.tournament.Seats`` gives none twice)."""

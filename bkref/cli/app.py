@@ -197,6 +197,15 @@ BotLogsOption = Annotated[
     ),
 ]
 
+BotTraceOption = Annotated[
+    bool,
+    typer.Option(
+        "--bot-trace",
+        help="With --bot-logs: each log also holds every line bkref sent the bot and the bot answered,"
+        " with its time (see docs/bots.md).",
+    ),
+]
+
 UnsealedOption = Annotated[
     bool,
     typer.Option(
@@ -228,15 +237,19 @@ def bot_options(
     seal: tuple[bool, bool, list[str] | None],
     hidden: list[str],
     policies: list[str],
+    trace: bool = False,
 ) -> BotOptions:
     """The bot programs' options of ``simulate`` and ``tournament``: ``seal`` is ``--unsealed``,
     ``--bot-network`` and ``--bot-limit``; ``hidden``, the paths no bot may see (the run's
     output, its logs, its decks); each bot program of ``policies`` does not see the others'
     files. With bot programs that cannot be sealed here, one warning line says so (bkref
-    runs them unsealed); ``fail`` on a limit it cannot read."""
+    runs them unsealed); ``fail`` on a limit it cannot read, or a ``trace`` (``--bot-trace``)
+    without the logs it is written to."""
     from bkref.bots.sealing import Limits, Seal, parse_limit, unsealed_why
     from bkref.bots.seats import BotOptions, command_of, is_program
 
+    if trace and logs is None:
+        raise fail("--bot-trace writes into each bot's log: give --bot-logs DIR too")
     programs = tuple(tuple(command_of(spec)) for spec in dict.fromkeys(policies) if is_program(spec))
     unsealed, network, limits = seal
     within = Limits()
@@ -252,7 +265,7 @@ def bot_options(
     for command in programs if sealing.sealed else ():
         for path in sealing.exposed(command):
             warn(f"bot {' '.join(command)} lies in {path}, which bots may not see: it can read it")
-    return BotOptions(ms, max_faults, logs, sealing)
+    return BotOptions(ms, max_faults, logs, sealing, trace)
 
 
 DebugOption = Annotated[

@@ -13,6 +13,7 @@ from bkref.cli.app import (
     BotLimitOption,
     BotLogsOption,
     BotNetworkOption,
+    BotTraceOption,
     DebugOption,
     MaxFaultsOption,
     MoveTimeOption,
@@ -76,6 +77,7 @@ def simulate(
     max_faults: MaxFaultsOption = 3,
     start_fallback: StartFallbackOption = False,
     bot_logs: BotLogsOption = None,
+    bot_trace: BotTraceOption = False,
     unsealed: UnsealedOption = False,
     bot_network: BotNetworkOption = False,
     bot_limit: BotLimitOption = None,
@@ -119,7 +121,7 @@ def simulate(
             make_folder(Path(bot_logs))
         hidden = [*([output] if games is not None else []), *([deck] if deck else [])]  # a run's games, its deck
         seal = (unsealed, bot_network, bot_limit)
-        bots = bot_options(move_time, max_faults, bot_logs, seal, hidden, specs)
+        bots = bot_options(move_time, max_faults, bot_logs, seal, hidden, specs, bot_trace)
         if not start_fallback:
             check_programs(specs, bots.seal)
         if games is None:

@@ -13,6 +13,7 @@ from bkref.cli.app import (
     BotLimitOption,
     BotLogsOption,
     BotNetworkOption,
+    BotTraceOption,
     DaskOption,
     DaskTimeoutOption,
     DebugOption,
@@ -107,6 +108,7 @@ def tournament(
     max_faults: MaxFaultsOption = 3,
     start_fallback: StartFallbackOption = False,
     bot_logs: BotLogsOption = None,
+    bot_trace: BotTraceOption = False,
     unsealed: UnsealedOption = False,
     bot_network: BotNetworkOption = False,
     bot_limit: BotLimitOption = None,
@@ -160,7 +162,8 @@ def tournament(
         check_policies(bots)  # before any file is written
         hidden = [output, *(deck or [])]  # its games, and the logs its decks come from
         policies = [b.policy for b in bots]
-        options = bot_options(move_time, max_faults, bot_logs, (unsealed, bot_network, bot_limit), hidden, policies)
+        seal = (unsealed, bot_network, bot_limit)
+        options = bot_options(move_time, max_faults, bot_logs, seal, hidden, policies, bot_trace)
         if not start_fallback:
             check_programs(policies, options.seal)
         manifest = Manifest(
