@@ -40,7 +40,7 @@ import re
 import sys
 import threading
 from collections.abc import Generator, Sequence
-from typing import Any, Final, overload
+from typing import Any, Final, TypeVar, overload
 
 import msgspec
 
@@ -59,6 +59,8 @@ from bkref.bots.simulate import (
 )
 from bkref.io.batch import Cluster, Local, Runner
 from bkref.io.tournament import Schedule
+
+T = TypeVar("T")
 
 SCHEDULES: Final[tuple[Schedule, ...]] = ("rotate", "candidate", "random")
 NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
@@ -105,6 +107,31 @@ class Deal(msgspec.Struct, frozen=True):
         return deal_key(self.seed, self.deck or [])
 
 
+class Made(Sequence[T]):
+    """A sequence whose items are made when asked for (``make``), never held: a run of a
+    million games holds no more of them than a run of ten."""
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def make(self, index: int) -> T:
+        """The item at ``index``, from 0 to ``len(self) - 1``."""
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        if isinstance(index, slice):
+            return [self.make(i) for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(f"no item {index} of {len(self)}")
+        return self.make(index % len(self))
+
+
 def seed_deals(first: int, count: int) -> SeedDeals:
     """The deals of the seeds ``first`` to ``first + count - 1``.
 
@@ -115,7 +142,7 @@ def seed_deals(first: int, count: int) -> SeedDeals:
     return SeedDeals(first, count)
 
 
-class SeedDeals(Sequence[Deal]):
+class SeedDeals(Made[Deal]):
     """The deals of ``seed_deals``, each made when it is asked for."""
 
     def __init__(self, first: int, count: int) -> None:
@@ -124,18 +151,7 @@ class SeedDeals(Sequence[Deal]):
     def __len__(self) -> int:
         return self.size
 
-    @overload
-    def __getitem__(self, index: int) -> Deal: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Deal]: ...
-
-    def __getitem__(self, index: int | slice) -> Deal | list[Deal]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self.size))]
-        if not -self.size <= index < self.size:
-            raise IndexError(f"no deal {index} of {self.size}")
-        index %= self.size
+    def make(self, index: int) -> Deal:
         return Deal(index + 1, seed=self.first + index)
 
 
@@ -250,7 +266,7 @@ def schedule(
     return Scheduled(kind, players, list(bots), deals, candidate)
 
 
-class Scheduled(Sequence[Job]):
+class Scheduled(Made[Job]):
     """The games of ``schedule``, each ``Job`` made when it is asked for: every deal has as many
     games, each seated from the deal alone, so a run of 100,000 games holds no more jobs than
     a run of 100 (only its deals)."""
@@ -281,18 +297,7 @@ class Scheduled(Sequence[Job]):
     def __len__(self) -> int:
         return self.per_deal * len(self.deals)
 
-    @overload
-    def __getitem__(self, index: int) -> Job: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Job]: ...
-
-    def __getitem__(self, index: int | slice) -> Job | list[Job]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if not -len(self) <= index < len(self):
-            raise IndexError(f"no game {index} of {len(self)}")
-        index %= len(self)
+    def make(self, index: int) -> Job:
         deal = self.deals[index // self.per_deal]
         role, rotation, seats = self._games_of(deal)[index % self.per_deal]
         n = index + 1
@@ -322,7 +327,7 @@ def simulate_jobs(players: int, first: int, policies: Sequence[str], games: int)
     return SeededJobs(players, first, list(policies), games)
 
 
-class SeededJobs(Sequence[Job]):
+class SeededJobs(Made[Job]):
     """The jobs of ``simulate_jobs``, each made when it is asked for: a run of a million games
     holds no more of them than a run of ten.
 
@@ -339,18 +344,8 @@ class SeededJobs(Sequence[Job]):
     def __len__(self) -> int:
         return self.games
 
-    @overload
-    def __getitem__(self, index: int) -> Job: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Job]: ...
-
-    def __getitem__(self, index: int | slice) -> Job | list[Job]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self.games))]
-        if not -self.games <= index < self.games:
-            raise IndexError(f"no job {index} of {self.games}")
-        seed = self.first + index % self.games
+    def make(self, index: int) -> Job:
+        seed = self.first + index
         meta = {**self.meta, "seed": seed}
         return Job(game_name(self.players, seed), self.players, list(self.policies), meta, seed=seed)
 

@@ -19,13 +19,12 @@ from array import array
 from collections.abc import Generator, Iterable, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import overload
 
 import msgspec
 import typer
 
 from bkref.bots.seats import BotOptions
-from bkref.bots.tournament import Job, run
+from bkref.bots.tournament import Job, Made, run
 from bkref.cli.app import fail, fault_lines, write_atomically
 from bkref.io.batch import Runner
 from bkref.io.diagnostics import printable
@@ -154,7 +153,7 @@ def stopped(folder: Path, jobs: Sequence[Job]) -> typer.Exit:
     return typer.Exit(130)
 
 
-class _Left(Sequence[Job]):
+class _Left(Made[Job]):
     """The jobs of ``jobs`` not among those ``kept``, in order (held as their indexes: a resumed
     run of a million games holds no copy of its jobs)."""
 
@@ -165,13 +164,5 @@ class _Left(Sequence[Job]):
     def __len__(self) -> int:
         return len(self.left)
 
-    @overload
-    def __getitem__(self, index: int) -> Job: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Job]: ...
-
-    def __getitem__(self, index: int | slice) -> Job | list[Job]:
-        if isinstance(index, slice):
-            return [self.jobs[i] for i in self.left[index]]
+    def make(self, index: int) -> Job:
         return self.jobs[self.left[index]]
