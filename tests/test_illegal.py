@@ -22,22 +22,45 @@ WAYS: dict[str, tuple[str, ...]] = {
     "C5": ("sky-tower-in-one-fief",),
     "C6": ("camp-on-a-rabbit",),
     "C7": ("camps-out-of-order",),
-    "D1": ("deal-out-of-deck-order",),
-    "D2": ("keep-not-in-hand", "keeps-one-card"),
+    "D1": (
+        "deal-out-of-deck-order",
+        "hand-one-card-short",
+        "no-hand-for-a-player",
+        "no-reserve-for-a-player",
+        "reserves-with-three-players",
+    ),
+    "D2": (
+        "discards-with-three-players",
+        "keep-not-in-hand",
+        "keeps-one-card",
+        "keeps-one-card-twice",
+        "keeps-three-cards",
+    ),
     "D3": ("discards-the-kept-card", "keeps-two-cards", "no-discard"),
     "D4": ("draw-before-picks",),
     "D5": ("passed-the-wrong-way",),
     "E7": ("copies-what-neighbour-lacks",),
-    "F1": ("unknown-field",),
+    "F1": ("expect-for-a-stranger", "pick-by-a-stranger", "unknown-field", "unknown-format"),
     "H1": ("declared-for-another-players-post", "declared-where-no-post", "trading-post-undeclared"),
     "P1": ("territory-built",),
     "P2": ("not-in-supply",),
-    "P3": ("draw-out-of-deck-order",),
+    "P3": ("draw-by-another-player", "draw-out-of-deck-order", "draws-three-cards"),
     "P4": ("parchment-built",),
-    "S1": ("five-players",),
+    "S1": ("five-players", "one-player", "player-seated-twice"),
     "S4": ("card-used-twice", "deck-has-ten-city2"),
     "S5": ("no-rabbit-left",),
-    "T1": ("log-stops-early", "second-pick"),
+    "T1": (
+        "build-marked-the-next-round",
+        "log-stops-early",
+        "no-deal",
+        "no-harvest",
+        "pick-after-the-harvest",
+        "pick-marked-an-earlier-turn",
+        "pick-missing",
+        "provisions-draw-missing",
+        "second-game-event",
+        "second-pick",
+    ),
     "X1": ("final-expect", "harvest-expect"),
 }
 
@@ -81,4 +104,4 @@ def test_the_illegal_readme_lists_every_log() -> None:
 
 
 def test_every_way_to_break_a_rule_has_its_log_and_every_log_its_way() -> None:
-    assert sorted(f"{rule}-{way}" for rule, ways in WAYS.items() for way in ways) == [p.stem for p in ILLEGAL]
+    assert sorted(f"{rule}-{way}" for rule, ways in WAYS.items() for way in ways) == sorted(p.stem for p in ILLEGAL)
