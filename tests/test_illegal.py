@@ -16,11 +16,16 @@ ILLEGAL = sorted((REPLAYS / "illegal").glob("*.jsonl"))
 # Every way a log breaks each rule, as a condition of the rule's sentences in RULES.md, each
 # named by its log in replays/illegal (RULE-way.jsonl). Each log gives one diagnostic, a root.
 WAYS: dict[str, tuple[str, ...]] = {
-    "C2": ("city-on-another-players-square", "city-on-unclaimed-square"),
-    "C3": ("city-on-printed-city",),
-    "C4": ("city3-off-mountain",),
-    "C5": ("sky-tower-in-one-fief",),
-    "C6": ("camp-on-a-rabbit",),
+    "C2": (
+        "city-on-another-players-square",
+        "city-on-unclaimed-square",
+        "farm-on-another-players-square",
+        "sky-tower-on-another-players-square",
+    ),
+    "C3": ("city-on-printed-city", "city-on-two-squares", "farm-on-a-city"),
+    "C4": ("city3-off-mountain", "luxury-farm-off-its-terrain"),
+    "C5": ("sky-tower-in-one-fief", "tokens-on-the-same-square", "tower-with-one-token"),
+    "C6": ("camp-on-a-printed-city", "camp-on-a-rabbit", "camp-on-own-square"),
     "C7": ("camps-out-of-order",),
     "D1": (
         "deal-out-of-deck-order",
@@ -43,9 +48,9 @@ WAYS: dict[str, tuple[str, ...]] = {
     "F1": ("expect-for-a-stranger", "pick-by-a-stranger", "unknown-field", "unknown-format"),
     "H1": ("declared-for-another-players-post", "declared-where-no-post", "trading-post-undeclared"),
     "P1": ("territory-built",),
-    "P2": ("not-in-supply",),
-    "P3": ("draw-by-another-player", "draw-out-of-deck-order", "draws-three-cards"),
-    "P4": ("parchment-built",),
+    "P2": ("built-twice", "not-in-supply"),
+    "P3": ("draw-by-another-player", "draw-out-of-deck-order", "draws-three-cards", "provisions-built"),
+    "P4": ("mission-built", "parchment-built"),
     "S1": ("five-players", "one-player", "player-seated-twice"),
     "S4": ("card-used-twice", "deck-has-ten-city2"),
     "S5": ("no-rabbit-left",),
