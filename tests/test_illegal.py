@@ -68,6 +68,7 @@ WAYS: dict[str, tuple[str, ...]] = {
     "S5": ("no-rabbit-left",),
     "T1": (
         "build-marked-the-next-round",
+        "deal-marked-a-later-round",
         "log-stops-early",
         "no-deal",
         "no-harvest",
