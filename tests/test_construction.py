@@ -135,7 +135,7 @@ def test_a_building_on_another_players_building_names_it() -> None:
     [
         ("city1", ["A1", "A2"], ("C3", "city1 is placed on 2 squares; it takes 1")),
         ("camp1", [], ("C3", "camp1 is placed on 0 squares; it takes 1")),
-        ("sky_tower", ["A1"], ("C5", "sky_tower is placed on 1 squares; it takes 2")),
+        ("sky_tower", ["A1"], ("C5", "sky_tower is placed on 1 square; it takes 2")),
     ],
 )
 def test_a_building_on_the_wrong_number_of_squares_says_how_many_it_takes(

@@ -76,11 +76,11 @@ def test_o_into_a_missing_folder_is_refused_and_makes_no_folder(bkref, tmp_path,
 @pytest.mark.parametrize("path", sorted(REPLAYS.rglob("*.jsonl")) + SAMPLES, ids=lambda p: p.name)
 def test_every_bundled_log_line_is_valid_by_the_schema(path) -> None:
     validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text()))
-    for line in path.read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            event = json.loads(line)
-            if "expected" not in event:  # F1-unknown-field breaks the schema on purpose
-                validator.validate(event)
+    # an illegal F1 log's broken line (its .expected names it) may break the schema on purpose
+    broken = int(path.with_suffix(".expected").read_text().split(":")[1]) if path.name.startswith("F1-") else None
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if line.strip() and not line.startswith("#") and number != broken:
+            validator.validate(json.loads(line))
 
 
 def test_the_schema_rejects_what_the_decoder_rejects() -> None:

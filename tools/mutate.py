@@ -283,9 +283,53 @@ def _sites(tree: ast.Module) -> Iterator[Site]:
                 yield node, where, f"{value} -> {value + 1}", replace(ast.Constant(value + 1))
             elif isinstance(value, str):
                 yield node, where, f"{value!r} -> {'XX' + value + 'XX'!r}", replace(ast.Constant("XX" + value + "XX"))
+        for change, new in _changes_of_meaning(node):
+            yield node, where, change, replace(new)
 
     at_import = _called_at_import(tree)
     yield from walk(tree, "<module>", None, True, None)
+
+
+_BOUNDARY: dict[type[ast.AST], type[ast.operator]] = {
+    ast.Lt: ast.Sub,
+    ast.LtE: ast.Add,
+    ast.Gt: ast.Add,
+    ast.GtE: ast.Sub,
+}
+"""The other way to move each comparison's boundary by one (the swap of ``<`` for ``<=``
+moves it one way): ``a < b`` to ``a < b - 1``, ``a <= b`` to ``a <= b + 1``, and so on."""
+
+
+def _changes_of_meaning(node: ast.AST) -> Iterator[tuple[str, ast.AST]]:
+    """Changes of meaning no operator swap makes, each as (change, the node put in ``node``'s
+    place): an equality for a test of None (``posts.get(sq) != p`` to ``posts.get(sq) is None``:
+    "not p's" read as "nobody's"), a test of None for a truth test, ``any`` for ``all`` and back,
+    a boundary moved by one the other way, a condition dropped from an ``and`` or an ``or``."""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        op, left, right = node.ops[0], node.left, node.comparators[0]
+        none = isinstance(right, ast.Constant) and right.value is None
+        if isinstance(op, (ast.Eq, ast.NotEq)) and not none:
+            test = ast.IsNot() if isinstance(op, ast.Eq) else ast.Is()
+            yield f"{_SYMBOL[type(op)]} -> {_SYMBOL[type(test)]} None", ast.Compare(left, [test], [ast.Constant(None)])
+        elif isinstance(op, ast.Is) and none:
+            yield "is None -> falsy", ast.UnaryOp(ast.Not(), left)
+        elif isinstance(op, ast.IsNot) and none:
+            yield "is not None -> truthy", left
+        elif type(op) in _BOUNDARY:
+            sign = _BOUNDARY[type(op)]
+            moved = ast.BinOp(right, sign(), ast.Constant(1))
+            symbol = f"{_SYMBOL[type(op)]} {ast.unparse(right)}"
+            yield f"{symbol} -> {symbol} {_SYMBOL[sign]} 1", ast.Compare(left, [op], [moved])
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("any", "all"):
+        other = "all" if node.func.id == "any" else "any"
+        yield f"{node.func.id} -> {other}", ast.Call(ast.Name(other, ast.Load()), node.args, node.keywords)
+    elif isinstance(node, ast.BoolOp):
+        for i, value in enumerate(node.values):
+            rest = node.values[:i] + node.values[i + 1 :]
+            kept = rest[0] if len(rest) == 1 else ast.BoolOp(node.op, rest)
+            text = ast.unparse(value)
+            named = text if len(text) <= 40 else f"operand {i + 1}"
+            yield f"drop {named} from {_SYMBOL[type(node.op)]}", kept
 
 
 def module_path(name: str) -> Path:
@@ -581,7 +625,8 @@ def main(argv: list[str] | None = None) -> int:
         help="report the outcomes saved in FILE again (after listing equivalents)",
     )
     args = parser.parse_args(argv)
-    names: list[str] = args.modules or list(MODULES)
+    saved_names = list(json.loads(args.report.read_text())) if args.report else list(MODULES)
+    names: list[str] = args.modules or saved_names  # --report: the modules its file holds
     unknown = sorted(set(names) - set(MODULES))
     if unknown:
         parser.error(f"no mutation tests for {', '.join(unknown)}; the modules are {', '.join(MODULES)}")

@@ -34,6 +34,7 @@ from bkref.game.events import Build
 from bkref.game.fiefs import connected
 from bkref.game.position import Position
 from bkref.game.table import Skip, Table, no_rabbit
+from bkref.game.words import count
 
 _NOT_BUILDINGS: Final = {
     "territory": ("P1", "a territory card claims its square when it is played"),
@@ -77,7 +78,7 @@ def build(table: Table, event: Build) -> None:
 
 
 def _wrong_count(card: Card, at: list[str], takes: int, rule: str) -> Skip:
-    return Skip(rule, f"{card.id} is placed on {len(at)} squares; it takes {takes}")
+    return Skip(rule, f"{card.id} is placed on {count(len(at), 'square')}; it takes {takes}")
 
 
 def _held(position: Position, p: str, card: Card, sq: str) -> Skip:
