@@ -273,16 +273,18 @@ def test_a_cheating_bot_learns_no_deck_and_no_hand_it_may_not_know(tmp_path: Pat
 
 
 @SEALED
-def test_a_bot_kept_in_the_runs_output_folder_is_warned_of(bkref, tmp_path: Path) -> None:
-    """Sealing hides the run's output folder from the bots, but not from a bot that lives in
-    it (that would hide the bot): one warning line says so, and the run goes on."""
+def test_a_bot_kept_in_the_runs_output_folder_is_refused(bkref, tmp_path: Path) -> None:
+    """Sealing hides the run's output folder from the bots, but cannot from a bot that lives
+    in it (that would hide the bot): the run is refused in one line, before any game."""
     out = tmp_path / "run"
     out.mkdir()
     shutil.copy(ROOT / "examples" / "bots" / "random_bot.py", out / "bot.py")
     command = f"{sys.executable} {out / 'bot.py'}"
     made = bkref("simulate", "--players", 2, "--seed", 1, "--policy", f"cmd:{command}", "--games", 1, "-o", out)
-    assert made.exit_code == 0
-    assert made.stderr == f"bkref: warning: bot {command} lies in {out}, which bots may not see: it can read it\n"
+    said = (
+        f"bot {command} lies in {out}, which bots may not see: keep it elsewhere (or run trusted bots with --unsealed)"
+    )
+    assert (made.exit_code, made.stderr, sorted(out.iterdir())) == (2, f"bkref: error: {said}\n", [out / "bot.py"])
     apart = bkref("simulate", "--players", 2, "--seed", 1, "--policy", f"cmd:{command}", "-o", tmp_path / "g.jsonl")
     assert (apart.exit_code, apart.stderr) == (0, "")
 
@@ -479,6 +481,55 @@ def test_sealing_reads_paths_as_they_really_are(tmp_path: Path, monkeypatch: pyt
     _, hidden = binds_and_hides(Seal(bots=(other,)).command([sys.executable, str(real / "bot.py")]))
     python = Path(os.path.realpath(sys.executable)).parent.parent
     assert not any(_within_path(path, python) for path in hidden)
+
+
+@SEALED
+def test_sealing_third_review(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attacks of the third review (issue 43), on the command line bwrap is given: a link shipped
+    beside a bot that leads out of its folder (to a home's credentials, to ``/proc``) is refused,
+    not followed; another bot's program kept beside this one is hidden (a venv's Python, a link,
+    is not); a run two folders down is hidden; a ``#!`` line holding a NUL is no crash; the
+    word after ``-m`` is a module's name, never made a path."""
+    bots = tmp_path / "bots"
+    (bots / "runs" / "day1" / "out").mkdir(parents=True)
+    (bots / "runs" / "day1" / "out" / "tournament.json").write_text("{}")
+    (tmp_path / "secret").write_text("token")
+    (bots / "weights.bin").symlink_to(tmp_path / "secret")
+    (bots / "model").symlink_to("/proc/version")
+    for name in ("alice.py", "bob.py"):
+        (bots / name).write_text("")
+    for named, why in (
+        (bots / "weights.bin", f"is a link out of its folder (to {tmp_path / 'secret'})"),
+        (bots / "model", "is a link out of its folder (to /proc/version)"),
+        (Path("/proc/version"), "/proc/version is in /proc, which no bot sees"),
+    ):
+        with pytest.raises(OSError, match=re.escape(why)):
+            Seal().command([sys.executable, str(bots / "alice.py"), str(named)])
+    other = (str(bots / "bob.py"),)
+    venv = (sys.executable, str(tmp_path / "secret"))
+    _, hidden = binds_and_hides(Seal(bots=(other, venv)).command([sys.executable, str(bots / "alice.py")]))
+    assert {str(bots / "bob.py"), str(bots / "runs" / "day1" / "out")} <= hidden and sys.executable not in hidden
+    (bots / "nul").write_bytes(b"#!/usr/bin/env py\0thon3\n")
+    (bots / "nul").chmod(0o755)
+    assert Seal().command([str(bots / "nul")])[-1] == str(bots / "nul")
+    (tmp_path / "mybot").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert Seal().command([sys.executable, "-m", "mybot"])[-3:] == [sys.executable, "-m", "mybot"]
+
+
+@SEALED
+def test_a_sealed_bot_reads_nothing_of_bkrefs_environment(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attack: a bot reads the environment of its sandbox's first process, bwrap
+    (``/proc/1/environ``), where bkref's own once lay: an organiser's token is not there."""
+    monkeypatch.setenv("ORGANISER_TOKEN", "s3cr3t")
+    body = (
+        "sys.stderr.write(open('/proc/1/environ').read().replace(chr(0), ' ') + chr(10)); sys.stderr.flush()\n" + LAST
+    )
+    logs = folder / "logs"
+    logs.mkdir()
+    events = simulate(2, 1, [bot(folder, body), "random"], bots=BotOptions(ms=5000, logs=str(logs)))
+    said = "".join(path.read_text() for path in logs.iterdir())
+    assert faults(events) == [] and "s3cr3t" not in said and "ORGANISER_TOKEN" not in said
 
 
 def _within_path(path: str, folder: Path) -> bool:

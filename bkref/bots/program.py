@@ -131,6 +131,7 @@ class Program:
         try:
             self.process = subprocess.Popen(
                 self.seal.command(self.command),
+                env=self.seal.environment(),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,

@@ -146,6 +146,12 @@ class Seal(msgspec.Struct, frozen=True):
             *argv,
         ]
 
+    def environment(self) -> dict[str, str] | None:
+        """The environment the command of ``command`` starts in: sealed, none (bwrap, the
+        sandbox's first process, gives the bot its own; its own would be readable there, in
+        ``/proc/1/environ``); else bkref's (None)."""
+        return {} if self.sealed and unsealed_why() is None else None
+
     def _out_of_sight(self, argv: list[str], seen: list[str]) -> list[str]:
         """What the bot run by ``argv`` must not see of what it sees (the system's folders and
         ``seen``), at every name it sees it under: the paths ``hidden``, the runs kept beside
@@ -154,9 +160,11 @@ class Seal(msgspec.Struct, frozen=True):
         sees as its own. A hidden folder that holds its own files is not hidden (``exposed``
         says so)."""
         mine = {os.path.realpath(path) for path in _own_files(argv)}
-        places = {os.path.realpath(place): place for place in seen}  # each place, really, and as shown
+        places: dict[str, list[str]] = {}  # each place, really, and every name it is shown under
+        for place in seen:
+            places.setdefault(os.path.realpath(place), []).append(place)
         hidden = {os.path.realpath(path) for path in self.hidden} | _runs_beside(argv)
-        theirs = {path for other in self.bots for path in _bot_files(_absolute(other))} - mine
+        theirs = {path for other in self.bots for path in _bot_files(_absolute(other, strict=False))} - mine
 
         def holds_own(folder: str) -> bool:  # what it sees as its own lies there
             return any(_within(own, folder) for own in (*mine, *places))
@@ -179,7 +187,7 @@ class Seal(msgspec.Struct, frozen=True):
         """The hidden paths that ``command``'s bot sees all the same, as its own files (or what
         it runs on) lie in them: hiding them would hide the bot. A bot kept in the run's output
         folder, say."""
-        argv = _absolute(command)
+        argv = _absolute(command, strict=False)
         own = {os.path.realpath(path) for path in [*_own_files(argv), *_seen(argv, self.network)]}
         hidden = sorted({os.path.realpath(path) for path in self.hidden})
         return [path for path in hidden if any(_within(mine, path) for mine in own)]
@@ -208,19 +216,41 @@ class Seal(msgspec.Struct, frozen=True):
         return start
 
 
-def _absolute(command: Sequence[str]) -> list[str]:
+def _absolute(command: Sequence[str], strict: bool = True) -> list[str]:
     """``command`` with the paths of files bkref sees made absolute and plain: its program's
     as named (a virtual environment's Python finds its packages by that name), every other
-    as it really is (no ``..``, no link: what the bot reads is where it is shown)."""
+    as it really is (no ``..``, no link: what the bot reads is where it is shown;
+    ``_really``, which refuses some, unless not ``strict``: another bot's, to hide them)."""
     here = os.getcwd()
-    argv = []
+    argv: list[str] = []
     for n, arg in enumerate(command):
+        if argv and argv[-1] in ("-m", "-c"):  # a module's name or a program's text, never a path
+            argv.append(arg)
+            continue
         if _names_a_file(arg, n == 0):
             arg = os.path.join(here, arg)
         if os.path.isabs(arg) and os.path.exists(arg):
-            arg = os.path.normpath(arg) if n == 0 else os.path.realpath(arg)
+            arg = os.path.normpath(arg) if n == 0 else _really(arg) if strict else os.path.realpath(arg)
         argv.append(arg)
     return argv
+
+
+LIVE: Final = ("/proc", "/sys", "/dev", "/run")
+"""The machine's live folders (processes, devices, sockets): never shown to a bot through a path its command names."""
+
+
+def _really(path: str) -> str:
+    """``path`` (absolute, plain) as it really is; ``OSError`` for a symbolic link that leads out
+    of the folder it lies in (a model's link to a home's credentials, to ``/proc``): the
+    organiser names what they mean to show, itself; and for a path in a live folder (``LIVE``)."""
+    path = os.path.normpath(path)
+    real = os.path.realpath(path)
+    if real != path and not _within(real, os.path.realpath(os.path.dirname(path))):
+        raise OSError(errno.EPERM, f"{path} is a link out of its folder (to {real}): name {real} itself", path)
+    for live in LIVE:
+        if _within(real, live):
+            raise OSError(errno.EPERM, f"{path} is in {live}, which no bot sees", path)
+    return real
 
 
 def _own_files(argv: list[str]) -> set[str]:
@@ -268,11 +298,14 @@ def _installation(program: str) -> list[str]:
     """What a program reads of its installation: when it lies in a ``bin`` folder (or a version
     manager's ``shims``), the programs and libraries of the folder above (``INSTALLED``: a
     Python's standard library, a virtual environment's packages), not its data (a
-    ``~/.local/share`` or ``~/.cargo/credentials.toml`` stays out of sight); else its own
-    folder, or the program alone when that folder is a home or the root."""
+    ``~/.local/share`` or ``~/.cargo/credentials.toml`` stays out of sight), unless that is
+    a home (a ``~/bin``: the program alone); else its own folder, or the program alone when
+    that folder is a home or the root."""
     folder = os.path.dirname(program)
     above = os.path.dirname(folder)
     if os.path.basename(folder) in ("bin", "shims") and above != "/":
+        if _is_home(above):  # a ~/bin: the program alone
+            return [program]
         parts = [os.path.join(above, part) for part in (*INSTALLED, *INSTALLED_FILES)]
         return [part for part in parts if os.path.exists(part)]
     return [program if folder == "/" or _is_home(folder) else folder]
@@ -289,7 +322,7 @@ def _interpreter(program: str | None) -> str | None:
             first = file.readline(256)
     except OSError:
         return None
-    words = first[2:].decode(errors="replace").split() if first.startswith(b"#!") else []
+    words = first[2:].decode(errors="replace").split() if first.startswith(b"#!") and b"\0" not in first else []
     if words and os.path.basename(words[0]) == "env":
         return shutil.which(words[1]) if len(words) == 2 and not words[1].startswith("-") else None
     return words[0] if words and os.path.isabs(words[0]) else None
@@ -302,28 +335,35 @@ def _is_home(folder: str) -> bool:
     return folder in homes or os.path.realpath(folder) in homes or os.path.dirname(folder) == "/home"
 
 
+RUNS_DEPTH: Final = 3
+"""How deep below a bot's folder the runs kept there are looked for (``_runs_beside``)."""
+
+
 def _runs_beside(argv: list[str]) -> set[str]:
-    """The runs kept beside the files a bot's command names: each folder next to one, or in a
-    folder it names, that holds a ``tournament.json`` (an earlier tournament's games and seed)."""
+    """The runs kept below the folders of the files a bot's command names, ``RUNS_DEPTH``
+    folders deep at most: each folder that holds a ``tournament.json`` (an earlier
+    tournament's games and seed)."""
     found = set()
     for arg in argv[1:]:
         folder = arg if os.path.isdir(arg) else os.path.dirname(arg)
         if not _is_path(arg) or _is_home(folder):
             continue
-        with contextlib.suppress(OSError):
-            for entry in os.scandir(folder):
-                if entry.is_dir(follow_symlinks=False) and os.path.exists(os.path.join(entry.path, "tournament.json")):
-                    found.add(os.path.realpath(entry.path))
+        for here, folders, files in os.walk(folder):
+            if "tournament.json" in files and here != folder:
+                found.add(os.path.realpath(here))
+                folders.clear()  # a run's folder is hidden whole
+            elif here[len(folder) :].count(os.sep) >= RUNS_DEPTH:
+                folders.clear()
     return found
 
 
-def _shown(path: str, places: dict[str, str]) -> list[str]:
+def _shown(path: str, places: dict[str, list[str]]) -> list[str]:
     """Every name a bot sees ``path`` (a real path) under: in the system's folders, and in each
-    place it sees (``places``: each one's real path to the name it is shown under)."""
+    place it sees (``places``: each one's real path to the names it is shown under)."""
     names = [path] if any(_within(path, system) for system in SYSTEM) else []
     for real, shown in places.items():
         if _within(path, real):
-            names.append(shown + path[len(real) :])
+            names += [name + path[len(real) :] for name in shown]
     return names
 
 
@@ -338,10 +378,14 @@ def _hide(path: str) -> list[str]:
 
 
 def _bot_files(argv: list[str]) -> set[str]:
-    """The files and folders a bot's command names in its arguments, as they really are (not
-    its program: an interpreter, or a program another bot may share). Never a system folder
-    (``SYSTEM``) or one that holds one."""
+    """The files and folders a bot's command names, as they really are: its arguments', and
+    its program's when named as a path to a file of its own (not on the ``PATH``, not a
+    link: a virtual environment's Python is an interpreter's link, another bot's too).
+    Never a system folder (``SYSTEM``) or one that holds one."""
     named = {os.path.realpath(arg) for arg in argv[1:] if _is_path(arg)}
+    path = os.environ.get("PATH", "").split(os.pathsep)
+    if argv and _is_path(argv[0]) and not os.path.islink(argv[0]) and os.path.dirname(argv[0]) not in path:
+        named.add(os.path.realpath(argv[0]))
     return {arg for arg in named if not any(_within(system, arg) for system in SYSTEM)}
 
 

@@ -243,7 +243,8 @@ def bot_options(
     ``--bot-network`` and ``--bot-limit``; ``hidden``, the paths no bot may see (the run's
     output, its logs, its decks); each bot program of ``policies`` does not see the others'
     files. With bot programs that cannot be sealed here, one warning line says so (bkref
-    runs them unsealed); ``fail`` on a limit it cannot read, or a ``trace`` (``--bot-trace``)
+    runs them unsealed); ``fail`` on a bot that lies in a path no bot may see (it would see
+    it), on a limit it cannot read, or a ``trace`` (``--bot-trace``)
     without the logs it is written to."""
     from bkref.bots.sealing import Limits, Seal, parse_limit, unsealed_why
     from bkref.bots.seats import BotOptions, command_of, is_program
@@ -264,7 +265,10 @@ def bot_options(
     sealing = Seal(not unsealed, network, paths, within, programs)
     for command in programs if sealing.sealed else ():
         for path in sealing.exposed(command):
-            warn(f"bot {' '.join(command)} lies in {path}, which bots may not see: it can read it")
+            raise fail(
+                f"bot {' '.join(command)} lies in {path}, which bots may not see: keep it elsewhere"
+                " (or run trusted bots with --unsealed)"
+            )
     return BotOptions(ms, max_faults, logs, sealing, trace)
 
 
