@@ -40,7 +40,7 @@ import re
 import sys
 import threading
 from collections.abc import Generator, Sequence
-from typing import Any, Final, TypeVar, overload
+from typing import Any, Final
 
 import msgspec
 
@@ -58,9 +58,8 @@ from bkref.bots.simulate import (
     to_jsonl,
 )
 from bkref.io.batch import Cluster, Local, Runner
+from bkref.io.lazy import Made
 from bkref.io.tournament import Schedule
-
-T = TypeVar("T")
 
 SCHEDULES: Final[tuple[Schedule, ...]] = ("rotate", "candidate", "random")
 NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
@@ -105,31 +104,6 @@ class Deal(msgspec.Struct, frozen=True):
     def key(self) -> str:
         """What names the deal in the seats' random streams (``bkref.bots.simulate.deal_key``)."""
         return deal_key(self.seed, self.deck or [])
-
-
-class Made(Sequence[T]):
-    """A sequence whose items are made when asked for (``make``), never held: a run of a
-    million games holds no more of them than a run of ten."""
-
-    def __len__(self) -> int:
-        raise NotImplementedError
-
-    def make(self, index: int) -> T:
-        """The item at ``index``, from 0 to ``len(self) - 1``."""
-        raise NotImplementedError
-
-    @overload
-    def __getitem__(self, index: int) -> T: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[T]: ...
-
-    def __getitem__(self, index: int | slice) -> T | list[T]:
-        if isinstance(index, slice):
-            return [self.make(i) for i in range(*index.indices(len(self)))]
-        if not -len(self) <= index < len(self):
-            raise IndexError(f"no item {index} of {len(self)}")
-        return self.make(index % len(self))
 
 
 def seed_deals(first: int, count: int) -> SeedDeals:

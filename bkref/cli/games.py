@@ -24,10 +24,11 @@ import msgspec
 import typer
 
 from bkref.bots.seats import BotOptions
-from bkref.bots.tournament import Job, Made, run
+from bkref.bots.tournament import Job, run
 from bkref.cli.app import fail, fault_lines, write_atomically
 from bkref.io.batch import Runner
 from bkref.io.diagnostics import printable
+from bkref.io.lazy import Made
 
 
 class Existing(StrEnum):

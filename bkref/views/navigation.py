@@ -36,11 +36,12 @@ from __future__ import annotations
 import gc
 from array import array
 from collections.abc import Iterable, Sequence
-from typing import Final, overload
+from typing import Final
 
 from bkref.game.engine import State
 from bkref.game.events import Build, Draw, Event, Pick
 from bkref.io.diagnostics import Diagnostic, exit_status
+from bkref.io.lazy import Made
 from bkref.io.referee import NoEvent, Step, play
 from bkref.io.sources import LogSource
 
@@ -48,7 +49,7 @@ CHECKPOINT: Final = 64
 """Events between two states a replay keeps: a position is at most this many events from one."""
 
 
-class Replay(Sequence[Step]):
+class Replay(Made[Step]):
     """Every event of a log, each with the state after it (a ``Step``), in memory for the
     events and a state every ``CHECKPOINT`` events, not a state per event.
 
@@ -91,18 +92,7 @@ class Replay(Sequence[Step]):
     def __len__(self) -> int:
         return len(self.events)
 
-    @overload
-    def __getitem__(self, index: int) -> Step: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Step]: ...
-
-    def __getitem__(self, index: int | slice) -> Step | list[Step]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if not -len(self) <= index < len(self):
-            raise IndexError(index)
-        index %= len(self)
+    def make(self, index: int) -> Step:
         return Step(self.lines[index], self.events[index], self._state(index), self.diagnostics[index])
 
     def problems_before(self, index: int) -> tuple[int, list[int]]:
