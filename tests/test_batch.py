@@ -5,13 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
-from typing import overload
 
 import pytest
 
 from bkref.io.batch import AHEAD, CHUNK, Local
+from bkref.io.lazy import Made
 from bkref.io.referee import check_item
 from tests.conftest import REPLAYS
 
@@ -24,7 +23,7 @@ def test_processes_give_the_results_in_input_order() -> None:
     assert [path for path, _, _ in two] == [str(p) for p in logs]
 
 
-class Counted(Sequence[int]):
+class Counted(Made[int]):
     """The numbers 0 to ``size``, noting the highest one read."""
 
     def __init__(self, size: int) -> None:
@@ -33,17 +32,7 @@ class Counted(Sequence[int]):
     def __len__(self) -> int:
         return self.size
 
-    @overload
-    def __getitem__(self, index: int) -> int: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[int]: ...
-
-    def __getitem__(self, index: int | slice) -> int | list[int]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self.size))]
-        if not 0 <= index < self.size:
-            raise IndexError(index)
+    def make(self, index: int) -> int:
         self.highest = max(self.highest, index)
         return index
 
