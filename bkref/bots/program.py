@@ -25,7 +25,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Final
 
@@ -399,22 +399,22 @@ class Stderr(threading.Thread):
 
 def _children(parent: int) -> list[int]:
     """The processes whose parent is ``parent`` (Linux's /proc; none elsewhere)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            if int(_stat(stat)[1]) == parent:
-                found.append(int(stat.parent.name))
-    return found
+    return list(_processes_with(1, parent))
 
 
 def _group_lives(group: int) -> bool:
     """Whether a process of the process group ``group`` still runs (Linux's /proc; False
     elsewhere): while one does, the number is the group's, and no new process's."""
+    return next(_processes_with(2, group), None) is not None
+
+
+def _processes_with(field: int, value: int) -> Iterator[int]:
+    """The processes whose ``/proc/PID/stat`` field ``field`` (after the command's name: 1 the
+    parent, 2 the process group) is ``value``, as /proc lists them."""
     for stat in Path("/proc").glob("[0-9]*/stat"):
         with contextlib.suppress(OSError, ValueError, IndexError):
-            if int(_stat(stat)[2]) == group:
-                return True
-    return False
+            if int(_stat(stat)[field]) == value:
+                yield int(stat.parent.name)
 
 
 def _stat(path: Path) -> list[str]:
