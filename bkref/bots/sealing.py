@@ -266,15 +266,7 @@ def _seen(argv: list[str], network: bool) -> list[str]:
     home or a folder holding its own ``/tmp/bot`` (the file alone, then); and its program's
     installation (``_installation``, as named and as it really is), and that of the
     interpreter a script names on its first line (``_interpreter``)."""
-    places: set[str] = set()
-    for arg in argv[1:]:
-        if not _is_path(arg):
-            continue
-        folder = arg if os.path.isdir(arg) else os.path.dirname(arg)
-        if _within(FOLDER, folder) or _is_home(folder):
-            folder = arg  # /tmp itself, or a home: the file alone
-        if not _within(FOLDER, folder) and not _is_home(folder):
-            places.add(folder)
+    places = _named_places(argv)
     program = shutil.which(argv[0]) if argv else None
     for found in (program, _interpreter(program)):
         if found is not None:
@@ -284,6 +276,21 @@ def _seen(argv: list[str], network: bool) -> list[str]:
         places.add(os.path.dirname(os.path.realpath("/etc/resolv.conf")))
     places = {place for place in places if not any(_within(place, system) for system in SYSTEM)}
     return sorted(place for place in places if not any(_within(place, other) for other in places - {place}))
+
+
+def _named_places(argv: list[str]) -> set[str]:
+    """The folder of each file the command ``argv`` names (or the folder it names), but a home
+    or a folder holding the bot's own ``/tmp/bot`` (the file alone, then)."""
+    places = set()
+    for arg in argv[1:]:
+        if not _is_path(arg):
+            continue
+        folder = arg if os.path.isdir(arg) else os.path.dirname(arg)
+        if _within(FOLDER, folder) or _is_home(folder):
+            folder = arg  # /tmp itself, or a home: the file alone
+        if not _within(FOLDER, folder) and not _is_home(folder):
+            places.add(folder)
+    return places
 
 
 INSTALLED: Final = ("bin", "lib", "lib32", "lib64", "libexec", "include", "shims", "versions", "plugins")
@@ -340,14 +347,11 @@ RUNS_DEPTH: Final = 3
 
 
 def _runs_beside(argv: list[str]) -> set[str]:
-    """The runs kept below the folders of the files a bot's command names, ``RUNS_DEPTH``
-    folders deep at most: each folder that holds a ``tournament.json`` (an earlier
-    tournament's games and seed)."""
+    """The runs kept below the folders of the files a bot's command names (``_named_places``,
+    each walked once), ``RUNS_DEPTH`` folders deep at most: each folder that holds a
+    ``tournament.json`` (an earlier tournament's games and seed)."""
     found = set()
-    for arg in argv[1:]:
-        folder = arg if os.path.isdir(arg) else os.path.dirname(arg)
-        if not _is_path(arg) or _is_home(folder):
-            continue
+    for folder in _named_places(argv):
         for here, folders, files in os.walk(folder):
             if "tournament.json" in files and here != folder:
                 found.add(os.path.realpath(here))
