@@ -122,10 +122,15 @@ class Seal(msgspec.Struct, frozen=True):
     bots: tuple[tuple[str, ...], ...] = ()
     """The commands of every bot program of the run: each bot's files are hidden from the others."""
 
+    @property
+    def applies(self) -> bool:
+        """Whether bots are sealed: asked to be, on a machine that can (``unsealed_why``)."""
+        return self.sealed and unsealed_why() is None
+
     def command(self, command: Sequence[str]) -> list[str]:
         """The command line that runs ``command`` as this seal says (itself, unsealed); sealed,
         ``OSError`` as ``exec`` would give when its program is not found or not executable."""
-        if not self.sealed or unsealed_why() is not None:
+        if not self.applies:
             return list(command)
         argv = _absolute(command)
         if argv and shutil.which(argv[0]) is None:  # as starting it unsealed says, not bwrap's status 1
@@ -150,7 +155,7 @@ class Seal(msgspec.Struct, frozen=True):
         """The environment the command of ``command`` starts in: sealed, none (bwrap, the
         sandbox's first process, gives the bot its own; its own would be readable there, in
         ``/proc/1/environ``); else bkref's (None)."""
-        return {} if self.sealed and unsealed_why() is None else None
+        return {} if self.applies else None
 
     def _out_of_sight(self, argv: list[str], seen: list[str]) -> list[str]:
         """What the bot run by ``argv`` must not see of what it sees (the system's folders and
