@@ -32,7 +32,9 @@ if TYPE_CHECKING:
     from bkref.cli.games import Existing
 
 
-@app.command(short_help="Play legal games from a seed and write their logs.", epilog="Manual: docs/simulating.md")
+@app.command(
+    "simulate", short_help="Play legal games from a seed and write their logs.", epilog="Manual: docs/simulating.md"
+)
 def simulate(
     players: Annotated[str | None, typer.Option("--players", metavar="N", help="2, 3 or 4 players (required).")] = None,
     seed: Annotated[

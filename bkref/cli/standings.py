@@ -18,7 +18,9 @@ class StandingsFormat(StrEnum):
     json = "json"
 
 
-@app.command(short_help="Who won many games, by player, seat and parchment.", epilog="Manual: docs/standings.md")
+@app.command(
+    "standings", short_help="Who won many games, by player, seat and parchment.", epilog="Manual: docs/standings.md"
+)
 def standings(
     paths: Annotated[
         list[Path],

@@ -44,7 +44,9 @@ if TYPE_CHECKING:
 
 
 @app.command(
-    short_help="Play bots against each other on a fair schedule, then rate them.", epilog="Manual: docs/tournaments.md"
+    "tournament",
+    short_help="Play bots against each other on a fair schedule, then rate them.",
+    epilog="Manual: docs/tournaments.md",
 )
 def tournament(
     players: Annotated[int, typer.Option("--players", metavar="N", help="2, 3 or 4 players.", show_default=False)],
