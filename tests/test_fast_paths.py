@@ -40,6 +40,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bkref.bots.lookahead import Lookahead
 from bkref.bots.policies import (
     Claims,
     Outlook,
@@ -56,7 +57,6 @@ from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, COPY_CAR
 from bkref.game.ending import copy_choices
 from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick, Rulings
-from bkref.bots.lookahead import Lookahead
 from bkref.game.fiefs import RESOURCES, BitBoard, fief_squares, fiefs_of, harvest
 from bkref.game.knowledge import view
 from bkref.game.position import Position
