@@ -29,17 +29,15 @@ from bkref.io.batch import Local
 from bkref.io.intervals import mean_interval, t_quantile, wilson
 from bkref.io.referee import check
 from bkref.io.standings import game_record
-from bkref.io.tournament import (
-    CSV_HEADER,
+from bkref.io.tournament.records import BotSeat, TournamentRecord, tournament_record
+from bkref.io.tournament.tables import CSV_HEADER
+from bkref.io.tournament.tally import (
     MIN_DEALS,
-    BotSeat,
-    TournamentRecord,
     TournamentStandings,
     aggregate,
     confident,
     difference,
     ratings,
-    tournament_record,
 )
 from tests.conftest import REPLAYS, ROOT
 from tests.test_standings import TextSnapshot
