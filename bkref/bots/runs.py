@@ -39,6 +39,7 @@ played again, a bot that faulted) goes to the ``say`` and ``written`` it is give
 from __future__ import annotations
 
 import re
+import secrets
 from array import array
 from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -48,12 +49,12 @@ from typing import Final
 
 import msgspec
 
-from bkref.bots.seats import BotOptions
+from bkref.bots.seats import BotOptions, is_program
 from bkref.bots.tournament import Bot, Deal, Job, Scheduled, run, schedule
 from bkref.io.batch import Runner
 from bkref.io.diagnostics import printable
 from bkref.io.lazy import Made
-from bkref.io.tournament.folder import TOURNAMENT_FILE, Manifest
+from bkref.io.tournament.folder import TOURNAMENT_FILE, Manifest, manifest_of
 from bkref.io.tournament.records import Schedule, tournament_record
 from bkref.io.tournament.tally import Ended, Tally, TournamentStandings
 from bkref.io.writing import write_atomically
@@ -287,6 +288,36 @@ class Tournament:
                     break
         write_manifest(run.folder / TOURNAMENT_FILE, msgspec.structs.replace(self.manifest, ended=ended))
         return tally.standings(ended)
+
+
+def first_seed(given: int | None, folder: Path, existing: Existing, bots: Sequence[Bot]) -> int:
+    """The first deal's seed of a tournament: ``given`` (``--seed``); else, going on with a run
+    (``--resume``), the seed its ``tournament.json`` holds; else, when a bot program plays, a
+    seed drawn at random, 63 bits, which ``tournament.json`` records; else 1.
+
+    A deal's deck is the shuffle of its seed, so a bot program that knew the seeds could find
+    its deal by trying them against its first hand, and know every card to come: from seeds
+    1, 2, 3... it would take a second. It never sees the seed (the log's meta, the run's
+    folder and bkref's command line are hidden from it), and 2**63 seeds are too many to try.
+
+    >>> first_seed(None, Path("nowhere"), Existing.refuse, [Bot("a", "greedy"), Bot("b", "random")])
+    1
+    >>> drawn = [first_seed(None, Path("nowhere"), Existing.refuse, [Bot("a", "cmd:./bot")]) for _ in "ab"]
+    >>> drawn[0] != drawn[1]
+    True
+    """
+    if given is not None:
+        return given
+    if existing is Existing.resume:
+        try:
+            held = manifest_of(folder)
+        except ValueError:
+            held = None  # check_manifest says what is wrong with it
+        if held is not None and held.seed is not None:
+            return held.seed
+    if any(is_program(bot.policy) for bot in bots):
+        return secrets.randbits(63)
+    return 1
 
 
 def refuse_others(folder: Path, planned: Sequence[Job]) -> None:

@@ -77,7 +77,13 @@ def tournament(
         typer.Option("--deals", metavar="K", min=1, help="How many deals (default 100; with --deck, all of them)."),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", metavar="S", min=0, help="The first deal's seed (default 1).")
+        int | None,
+        typer.Option(
+            "--seed",
+            metavar="S",
+            min=0,
+            help="The first deal's seed (default 1; with a bot program, drawn at random and kept in tournament.json).",
+        ),
     ] = None,
     deck: Annotated[
         list[str] | None,
@@ -126,7 +132,7 @@ def tournament(
     with --resume, and the folder ends as an uninterrupted run's, byte for byte.
     """
     from bkref.bots.errors import OptionError, PolicyError
-    from bkref.bots.runs import RunError, Tournament
+    from bkref.bots.runs import RunError, Tournament, first_seed
     from bkref.bots.seats import check_programs
     from bkref.bots.tournament import check_policies, parse_bot, seed_deals
     from bkref.cli.app import on_runner
@@ -140,7 +146,7 @@ def tournament(
         bots = [parse_bot(text) for text in bot]
         if deck is not None and seed is not None:
             raise fail("--seed and --deck cannot be used together: the deals come from seeds or from logs")
-        first = 1 if seed is None else seed
+        first = first_seed(seed, Path(output), mode, bots)
         dealt = decks_of(deck, deals) if deck is not None else seed_deals(first, 100 if deals is None else deals)
         cup = Tournament(players, schedule.value, bots, dealt, candidate, until_confident)
         if until_confident and candidate is None:
