@@ -558,9 +558,10 @@ def bot_figures(folder: Path, games: int, repeat: int) -> None:
     python = best_in_turn(1, lambda: [simulate(4, seed) for seed in range(games)])[0]
     played, floor, asked = over_real_games(spec, games, repeat)
     print(
-        f"{games} 4-player games of 4 instant bot programs, unsealed, per decision ({asked:,} decisions): "
-        f"bkref {played / asked * 1e6:.0f} us, the same bytes each way between the same bots and a bare "
-        f"driver {floor / asked * 1e6:.0f} us; ratio {played / floor:.2f} (target at most 1.5)"
+        f"{games} 4-player games of 4 instant bot programs (from {games} to {2 * games}: their start left out), "
+        f"unsealed, per decision ({asked:,} decisions): bkref {played / asked * 1e6:.0f} us, the same bytes each way "
+        f"between the same bots and a bare driver {floor / asked * 1e6:.0f} us; ratio {played / floor:.2f} "
+        f"(target at most 1.5)"
     )
     for sealed_too in (True, False):
         start = time.perf_counter()
@@ -575,42 +576,50 @@ def bot_figures(folder: Path, games: int, repeat: int) -> None:
 
 
 def over_real_games(spec: str, games: int, repeat: int) -> tuple[float, float, int]:
-    """bkref's time for ``games`` 4-player games of 4 bots ``spec`` (unsealed, one process a
-    seat for the run), beside a bare driver that moves the same bytes between the same bots:
-    it starts them, writes each one what bkref wrote it and, where bkref read a line, reads
-    one, writing first what every bot asked at once was sent (as bkref asks simultaneous picks
-    together), and nothing else: no rules, no views, no encoding. Best of ``repeat`` each, in
-    turn; and the decisions asked. The traffic is what bkref's ``--bot-trace`` sees, taken
-    where the program records it (``Program._traced``)."""
+    """bkref's time a decision over real 4-player games of 4 bots ``spec`` (unsealed, one
+    process a seat for the run), beside a bare driver that moves the same bytes between the
+    same bots: it starts them, writes each one what bkref wrote it and, where bkref read a
+    line, reads one, writing first what every bot asked at once was sent (as bkref asks
+    simultaneous picks together), and nothing else: no rules, no views, no encoding. Each is
+    timed on ``games`` and on twice as many games (best of ``repeat``, in turn), and the
+    difference is what the added games cost: the bots' start, the same in both, is left out
+    (the driver's clock also starts once they have said hello).
+    Returns bkref's seconds and the driver's for those games, and their decisions. The
+    traffic is what bkref's ``--bot-trace`` sees, taken where the program records it
+    (``Program._traced``)."""
     from bkref.bots import program
     from bkref.bots.sealing import Seal
     from bkref.bots.seats import BotOptions
     from bkref.bots.tournament import run, simulate_jobs
     from bkref.io.batch import Local
 
-    traffic: list[tuple[int, bool, bytes]] = []  # (bot, bkref wrote it, the line)
-    ids: dict[int, int] = {}
-    traced = program.Program._traced
-
-    def recording(self: program.Program, who: str, line: bytes) -> None:
-        traffic.append((ids.setdefault(id(self), len(ids)), who == "bkref>", line))
-
-    def play() -> None:
-        for _ in run(simulate_jobs(4, 0, [spec], games), Local(), BotOptions(seal=Seal(sealed=False))):
+    def play(count: int) -> None:
+        for _ in run(simulate_jobs(4, 0, [spec], count), Local(), BotOptions(seal=Seal(sealed=False))):
             pass
 
-    program.Program._traced = recording  # type: ignore[method-assign]
-    try:
-        play()
-    finally:
-        program.Program._traced = traced  # type: ignore[method-assign]
-    asked = sum(1 for _, sent, line in traffic if sent and line.startswith(b'{"type":"decide"'))
+    def recorded(count: int) -> list[tuple[int, bool, bytes]]:
+        traffic: list[tuple[int, bool, bytes]] = []  # (bot, bkref wrote it, the line)
+        ids: dict[int, int] = {}
+        traced = program.Program._traced
+
+        def recording(self: program.Program, who: str, line: bytes) -> None:
+            traffic.append((ids.setdefault(id(self), len(ids)), who == "bkref>", line))
+
+        program.Program._traced = recording  # type: ignore[method-assign]
+        try:
+            play(count)
+        finally:
+            program.Program._traced = traced  # type: ignore[method-assign]
+        return traffic
+
     command = spec.removeprefix("cmd:").split()
 
-    def bare() -> None:
-        bots = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in ids]
+    def bare(traffic: list[tuple[int, bool, bytes]]) -> float:
+        """The driver's seconds for ``traffic``, timed once the bots have said hello."""
+        bots = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in range(4)]
         pending = [bytearray() for _ in bots]
         asking = [False] * len(bots)
+        hellos, start = 0, 0.0
         for bot, sent, line in traffic:
             if sent:
                 pending[bot] += line
@@ -623,13 +632,29 @@ def over_real_games(spec: str, games: int, repeat: int) -> tuple[float, float, i
                     pending[other].clear()
                     asking[other] = False
             bots[bot].stdout.readline()  # type: ignore[union-attr]
+            hellos += 1
+            if hellos == len(bots):  # every bot has started: the clock starts
+                start = time.perf_counter()
         for process, rest in zip(bots, pending):
             process.stdin.write(rest)  # type: ignore[union-attr]
             process.stdin.close()  # type: ignore[union-attr]
+        took = time.perf_counter() - start
+        for process in bots:
             process.wait()
+        return took
 
-    played, floor = best_in_turn(repeat, play, bare)
-    return played, floor, asked
+    few, many = recorded(games), recorded(2 * games)
+    asked = [sum(1 for _, sent, line in t if sent and line.startswith(b'{"type":"decide"')) for t in (few, many)]
+    timed: list[list[float]] = [[], [], [], []]
+    for _ in range(repeat):  # in turn, so that a slow spell of the machine slows all four alike
+        for taken, count in zip(timed, (games, 2 * games)):
+            start = time.perf_counter()
+            play(count)
+            taken.append(time.perf_counter() - start)
+        timed[2].append(bare(few))
+        timed[3].append(bare(many))
+    times = [min(taken) for taken in timed]
+    return times[1] - times[0], times[3] - times[2], asked[1] - asked[0]
 
 
 def decisions(path: Path) -> list[tuple[Callable[..., list[Any]], tuple[Any, ...]]]:

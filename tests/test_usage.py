@@ -64,6 +64,7 @@ def one_line(result) -> str:
             "the commands: validate, score, standings, replay, moves, simulate, tournament, explain, schema, bot",
         ),
         (["replay", "game.jsonl", "--to"], "--to needs a value: N"),
+        (["tournament"], "bkref tournament needs --players N: 2, 3 or 4 players"),
         (["validate", "--partial=yes", "game.jsonl"], "--partial takes no value"),
         (
             ["standings", "--by", "player", "game.jsonl"],
@@ -186,3 +187,32 @@ def test_bkref_imports_no_private_module_of_another_package() -> None:
 def test_every_command_is_named_where_it_is_registered() -> None:
     """``running`` finds the command to build by the name it was registered with."""
     assert [info.name for info in app.registered_commands] == list(COMMANDS)
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["schema", "-o", ""], "-o/--output must be FILE, not ''"),
+        (["replay", "game.jsonl", "--svg", ""], "--svg must be FILE|-, not ''"),
+        (["replay", "game.jsonl", "--html", " "], "--html must be FILE, not ' '"),
+        (["simulate", "--players", "2", "--seed", "1", "-o", ""], "-o/--output must be FILE|DIR, not ''"),
+        (["simulate", "--players", "2", "--seed", "1", "--deck", ""], "--deck must be LOG, not ''"),
+        (["tournament", "--players", "2", "--bot", "a=random", "-o", ""], "-o/--output must be DIR, not ''"),
+        (
+            ["tournament", "--players", "2", "--bot", "a=random", "-o", "t", "--deck", ""],
+            "--deck must be LOG|DIR, not ''",
+        ),
+        (
+            ["tournament", "--players", "2", "--bot", "a=random", "-o", "t", "--bot-logs", ""],
+            "--bot-logs must be DIR, not ''",
+        ),
+    ],
+)
+def test_an_empty_file_or_folder_name_is_refused(
+    bkref, tmp_path: Path, monkeypatch, args: list[str], line: str
+) -> None:
+    """``''`` as a path is the current folder: a tournament wrote its games there, a picture
+    was a traceback. Nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    assert one_line(bkref(*args)) == line
+    assert list(tmp_path.iterdir()) == []

@@ -103,7 +103,7 @@ def usage_error(error: Any, ctx: typer.Context) -> str:
     refused value is Typer's ``BadParameter``, and so is a missing argument, which carries
     a ``param_type``.
     """
-    ctx = error.ctx or ctx
+    ctx = getattr(error, "ctx", None) or ctx
     command = ctx.command
     option_name = getattr(error, "option_name", None)
     if option_name is not None and hasattr(error, "possibilities"):  # NoSuchOption
@@ -116,9 +116,11 @@ def usage_error(error: Any, ctx: typer.Context) -> str:
                 return f"{_names(option)} takes no value"
             return f"{_names(option)} needs a value: {_accepted(option, ctx)}"
     param = error.param if isinstance(error, typer.BadParameter) else None
-    if param is not None and hasattr(error, "param_type") and param.param_type_name == "argument":  # MissingParameter
-        what = _sentence(getattr(param, "help", ""))  # a missing argument: bkref's arguments all have their help
-        return f"{ctx.command_path} needs {param.human_readable_name}: {what}"
+    if param is not None and hasattr(error, "param_type"):  # MissingParameter: bkref's all have their help
+        what = _sentence(getattr(param, "help", ""))
+        if param.param_type_name == "argument":
+            return f"{ctx.command_path} needs {param.human_readable_name}: {what}"
+        return f"{ctx.command_path} needs {_names(param)} {_accepted(param, ctx)}: {what}"  # a required option
     if param is not None:  # a value its type refused: "VALUE is not …"
         value, is_not, _ = error.message.partition(" is not ")
         given = f", not {value}" if is_not else ""

@@ -159,10 +159,25 @@ StartFallbackOption = Annotated[
     ),
 ]
 
+
+def a_name(value: str | list[str] | None) -> str | list[str] | None:
+    """A file or folder option's value, refused when empty: ``''`` names nothing, and as a
+    path it would be the current folder (a tournament would write its games there).
+
+    >>> a_name("games"), a_name(None)
+    ('games', None)
+    """
+    for name in [value] if isinstance(value, str) else value or []:
+        if not name.strip():
+            raise typer.BadParameter(f"{name!r} is not a name")
+    return value
+
+
 BotLogsOption = Annotated[
     str | None,
     typer.Option(
         "--bot-logs",
+        callback=a_name,
         metavar="DIR",
         help="Keep each bot program's standard error: a file per seat, bot and process (see docs/bots.md).",
     ),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bkref.cli.app import ToOption, app, fail, fault_lines, write_output
+from bkref.cli.app import ToOption, a_name, app, fail, fault_lines, write_output
 
 if TYPE_CHECKING:
     from bkref.views.navigation import Replay
@@ -77,11 +77,21 @@ def replay(
     ] = False,
     svg: Annotated[
         str | None,
-        typer.Option("--svg", metavar="FILE|-", help="Write the position as an SVG picture instead (- for stdout)."),
+        typer.Option(
+            "--svg",
+            callback=a_name,
+            metavar="FILE|-",
+            help="Write the position as an SVG picture instead (- for stdout).",
+        ),
     ] = None,
     html: Annotated[
         str | None,
-        typer.Option("--html", metavar="FILE", help="Write the whole game as one self-contained HTML page instead."),
+        typer.Option(
+            "--html",
+            callback=a_name,
+            metavar="FILE",
+            help="Write the whole game as one self-contained HTML page instead.",
+        ),
     ] = None,
     shown: Annotated[
         Shown,

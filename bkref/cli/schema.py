@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from bkref.cli.app import app, fail, write_output
+from bkref.cli.app import a_name, app, fail, write_output
 
 
 @app.command(
@@ -20,6 +20,7 @@ def schema(
         typer.Option(
             "--output",
             "-o",
+            callback=a_name,
             metavar="FILE",
             help="Write the schema to FILE (its folder must exist) instead of standard output.",
             show_default=False,

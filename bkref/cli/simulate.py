@@ -19,6 +19,7 @@ from bkref.cli.app import (
     MoveTimeOption,
     StartFallbackOption,
     UnsealedOption,
+    a_name,
     app,
     bot_options,
     fail,
@@ -60,6 +61,7 @@ def simulate(
         typer.Option(
             "--output",
             "-o",
+            callback=a_name,
             metavar="FILE|DIR",
             help="Where to write the log; - for standard output. With --games, the folder for the logs.",
         ),
@@ -89,7 +91,12 @@ def simulate(
     bot_limit: BotLimitOption = None,
     deck: Annotated[
         str | None,
-        typer.Option("--deck", metavar="LOG", help="Deal the deck of LOG's game event instead of a shuffled one."),
+        typer.Option(
+            "--deck",
+            callback=a_name,
+            metavar="LOG",
+            help="Deal the deck of LOG's game event instead of a shuffled one.",
+        ),
     ] = None,
     resume: Annotated[
         bool,

@@ -21,6 +21,7 @@ from bkref.cli.app import (
     MoveTimeOption,
     StartFallbackOption,
     UnsealedOption,
+    a_name,
     app,
     bot_options,
     fail,
@@ -57,7 +58,10 @@ def tournament(
         ),
     ],
     output: Annotated[
-        str, typer.Option("--output", "-o", metavar="DIR", help="The folder for the games' logs.", show_default=False)
+        str,
+        typer.Option(
+            "--output", "-o", callback=a_name, metavar="DIR", help="The folder for the games' logs.", show_default=False
+        ),
     ],
     schedule: Annotated[
         ScheduleChoice,
@@ -88,7 +92,10 @@ def tournament(
     deck: Annotated[
         list[str] | None,
         typer.Option(
-            "--deck", metavar="LOG|DIR", help="Deal the decks of these logs (a folder: every *.jsonl below it, sorted)."
+            "--deck",
+            callback=a_name,
+            metavar="LOG|DIR",
+            help="Deal the decks of these logs (a folder: every *.jsonl below it, sorted).",
         ),
     ] = None,
     until_confident: Annotated[

@@ -144,7 +144,8 @@ class History:
 
     @property
     def state(self) -> State:
-        """The state after the events so far (do not change it: ``push`` the next event)."""
+        """The state after the events so far, played in place: the next ``push`` or ``pop``
+        changes it (``copy()`` keeps one). Do not change it yourself: ``push`` the next event."""
         return self._now
 
     def push(self, event: Event) -> list[Violation]:
@@ -173,7 +174,8 @@ class History:
 
     def state_after(self, played: int) -> State:
         """The state after the first ``played`` events (do not change it). It is played from
-        the nearest state kept before it, on a copy, and kept among the last few asked for.
+        the nearest state kept before it, on a copy, and kept among the last few asked for;
+        after every event it is ``state`` itself, which the next ``push`` changes.
 
         >>> from bkref.game.events import Game
         >>> game = History()

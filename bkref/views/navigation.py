@@ -58,8 +58,8 @@ class Replay(Made[Step]):
     """
 
     def __init__(self, played: Iterable[Step]) -> None:
-        self.history = History()
-        self.events = self.history.events
+        self._history = History()
+        self.events = self._history.events
         self.lines: list[int] = []
         self.diagnostics: list[list[Diagnostic]] = []
         self.harvests: list[int] = []
@@ -74,7 +74,7 @@ class Replay(Made[Step]):
                 if d.line not in found:
                     found.add(d.line)
                     self._problem_lines.append(d.line)
-            self.history.follow(step.event, step.state)
+            self._history.follow(step.event, step.state)
             self.lines.append(step.line)
             self.diagnostics.append(step.diagnostics)
             self.harvests.append(step.state.harvests_done)
@@ -83,7 +83,7 @@ class Replay(Made[Step]):
         return len(self.events)
 
     def make(self, index: int) -> Step:
-        return Step(self.lines[index], self.events[index], self.history.state_after(index + 1), self.diagnostics[index])
+        return Step(self.lines[index], self.events[index], self._history.state_after(index + 1), self.diagnostics[index])
 
     def problems_before(self, index: int) -> tuple[int, list[int]]:
         """How many problems the events before event ``index`` had, and their lines, each once,
