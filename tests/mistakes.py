@@ -353,8 +353,9 @@ class Figures:
         return self.problems / self.mistakes if self.mistakes else 0.0
 
 
-def measure(corpus: Iterable[Case]) -> Figures:
-    """Count, over the cases that give any problem, those with exactly one root problem."""
+def measure(corpus: Iterable[Case], missed: list[Case] | None = None) -> Figures:
+    """Count, over the cases that give any problem, those with exactly one root problem;
+    the others are added to ``missed`` if given."""
     figures = Figures(by_kind={})
     assert figures.by_kind is not None
     for case in corpus:
@@ -362,6 +363,8 @@ def measure(corpus: Iterable[Case]) -> Figures:
         if not found:
             continue
         one = sum(map(is_root, found)) == 1
+        if not one and missed is not None:
+            missed.append(case)
         figures.mistakes += 1
         figures.one_root += one
         figures.problems += len(found)
