@@ -20,10 +20,13 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from bkref.game.catalog import COPY_CARDS
 from bkref.game.causes import Broken, Causes
 from bkref.game.engine import State, Violation
 from bkref.game.events import Build, Draw, Event, Game, Pick, event_type
+from bkref.game.exploring import passing_to
 from bkref.game.flow import gap_players, is_gap
+from bkref.game.scoring import resolve_copy
 from bkref.io.diagnostics import Diagnostic, exit_status, rules_status
 from bkref.io.logfile import LineReader, Problem, decode_run
 from bkref.io.sources import STDIN, LogSource, blocks_of, name_of, not_a_file, unreadable
@@ -110,8 +113,13 @@ class _Run:
             cards = [event.card] if isinstance(event, Build) else []
             squares = event.at if isinstance(event, Build) else []
             broken = Broken(line, kind, player, rule, message, rnd)
-            cause = causes.cause_of(broken, cards, squares, players)
-            causes.found(broken, _unplayed(state, event, rule, message), cause, squares)
+            holders = _holders(state, event) if rule in ("D2", "D3", "D5") else []
+            named = _x1_player(state, kind, rule, message)
+            others = kind == "end" and named is not None and _scores_others(state, named)
+            cause = causes.cause_of(broken, cards, squares, players, holders, others)
+            buildings = _buildings(state, named) if kind == "harvest" and named is not None else []
+            unplayed = _unplayed(state, event, rule, message)
+            causes.found(broken, unplayed, cause, squares, players, buildings, holders)
             found.append(Diagnostic(self.name, line, kind, rule, f"{message} (after {cause})" if cause else message))
         return found
 
@@ -184,11 +192,55 @@ _TOP = ", but the top of the deck is "
 """What a P3 of cards that are not the deck's says before the deck's cards (``exploring.draw``)."""
 
 
+def _x1_player(state: State, kind: str, rule: str, message: str) -> str | None:
+    """The player an X1 of a harvest or an end is about: the first word of its message."""
+    if rule != "X1":
+        return None
+    verb = " harvests " if kind == "harvest" else " ends with "
+    return next((p for p in state.players if message.startswith(p + verb)), None)
+
+
+def _scores_others(state: State, player: str) -> bool:
+    """Whether ``player``'s final score reads every player's: Opportunist (their totals) or
+    Matriarch (their territories), their own or copied (E7)."""
+    copies = state.copies
+    return any(
+        card in _READS_OTHERS or (card in COPY_CARDS and resolve_copy(state, copies, player, card) in _READS_OTHERS)
+        for card in state.parchments.get(player, ())
+    )
+
+
+_READS_OTHERS = frozenset({"opportunist", "matriarch"})
+"""The parchments whose points read every player's position or total."""
+
+
+def _buildings(state: State, player: str) -> list[str]:
+    """The squares of ``player``'s buildings."""
+    owner = state.position.owner
+    return [sq for sq in state.position.building if owner.get(sq) == player]
+
+
+def _holders(state: State, event: Event) -> list[str]:
+    """Who held the hand the player of the pick ``event`` picks from at the earlier turns of
+    its round, the last first (none for another event, or at a round's first turn)."""
+    if not isinstance(event, Pick):
+        return []
+    came_from = {to: p for p, to in passing_to(state).items()}
+    holders, holder = [], event.player
+    for _ in range(1, min(event.turn, state.turns_per_round)):
+        if holder not in came_from:  # not a player (F1)
+            break
+        holder = came_from[holder]
+        holders.append(holder)
+    return list(dict.fromkeys(holders))
+
+
 def _unplayed(state: State, event: Event, rule: str, message: str) -> dict[str, list[str]]:
     """Each player's cards the problem ``rule`` (``message``) of ``event`` kept from being
     played: an illegal pick's whole hand (the hand held, or once its turn is revealed, the
-    hand passed), the hands a gap passes on unplayed, a draw's cards (and the deck's), every
-    player's holdings at a harvest missing."""
+    hand passed), the hands a gap passes on unplayed, a draw's cards (and the deck's) and
+    its provisions card (a P3: the draw may be another's), every player's holdings at a
+    harvest missing."""
     if rule in ("D2", "D3", "D5") and isinstance(event, Pick):
         p = event.player
         revealed = p not in state.picks or len(state.picks) == state.seats
@@ -196,7 +248,8 @@ def _unplayed(state: State, event: Event, rule: str, message: str) -> dict[str, 
         return {p: [*event.keep, *held.get(p, ())]}
     if isinstance(event, Draw) and rule != "D4":
         deck = message.split(_TOP)[1].split(", ") if rule == "P3" and _TOP in message else []
-        return {event.player: [*event.cards, *deck]}
+        provisions = ["provisions"] if rule == "P3" else []
+        return {event.player: [*event.cards, *deck, *provisions]}
     if rule in ("T1", "D4") and is_gap(message):
         if " has no harvest event; " in message:
             return {p: [] for p in state.players}
