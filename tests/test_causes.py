@@ -18,11 +18,11 @@ def build(causes: Causes, line: int, player: str, rule: str, card: str, at: list
 
 
 def at_harvest(
-    causes: Causes, line: int, rule: str, message: str, rnd: int, buildings: list[str] | None = None
+    causes: Causes, line: int, rule: str, message: str, rnd: int, buildings: dict[str, str] | None = None
 ) -> None:
-    """A harvest's problem, with its cause, recorded (with the buildings of its player, an X1's)."""
+    """A harvest's problem, with its cause, recorded (with the buildings of its player)."""
     problem = Broken(line, "harvest", None, rule, message, rnd)
-    causes.found(problem, {}, causes.cause_of(problem, [], [], PLAYERS), players=PLAYERS, buildings=buildings or [])
+    causes.found(problem, {}, causes.cause_of(problem, [], [], PLAYERS), players=PLAYERS, buildings=buildings)
 
 
 def picked_badly(causes: Causes, line: int, player: str, hand: list[str], rule: str = "D2", rnd: int = 1) -> None:
@@ -219,10 +219,35 @@ def test_a_c3_on_a_building_of_a_player_whose_harvest_was_short_names_the_x1() -
     # ann's city1 stands on C6 where the log has it on H2 (a legal build): her harvest is short
     # (X1), and a later build on C6 finds it there (C3); a build on another of her squares does not
     causes = Causes()
-    at_harvest(causes, 78, "X1", "ann harvests 2 carrots in round 3 (…), the log expects 3", 3, ["C6"])
+    at_harvest(causes, 78, "X1", "ann harvests 2 carrots in round 3 (…), the log expects 3", 3, {"C6": "city1"})
     assert build(causes, 102, "ann", "C3", "farm_copper", ["C6"]) == "the X1 at line 78"
     assert build(causes, 103, "ann", "C3", "farm_copper", ["D6"]) is None
     assert build(causes, 104, "bob", "C6", "camp2", ["C6"]) == "the X1 at line 78"
+
+
+def test_a_p2_of_a_card_a_player_has_built_names_their_short_harvest() -> None:
+    # cid built city1 where the log has city2 (both hers): her harvest is short (X1), and her
+    # later city1 lacks its card (P2); a card she has not built, or bob's city1, does not
+    causes = Causes()
+    at_harvest(causes, 56, "X1", "cid harvests 1 carrot in round 2 (…), the log expects 2", 2, {"D6": "city1"})
+    assert build(causes, 120, "cid", "P2", "city1", ["E6"]) == "the X1 at line 56"
+    assert build(causes, 121, "cid", "P2", "city3", ["E7"]) is None
+    assert build(causes, 122, "bob", "P2", "city1", ["E8"]) is None
+
+
+def test_a_c3_on_a_trading_post_whose_declaration_was_missed_names_the_h1() -> None:
+    causes = Causes()
+    h1 = "bob declares carrot for E5, where bob has no trading post; …"
+    at_harvest(causes, 57, "H1", h1, 2, {"J9": "trading_post"})
+    assert build(causes, 106, "bob", "C3", "city2", ["J9"]) == "the H1 at line 57"
+
+
+def test_a_sky_tower_on_two_squares_of_one_fief_names_what_changed_its_builders_fiefs() -> None:
+    causes = Causes()
+    p3 = Broken(18, "draw", "bob", "P3", "bob draws J5, D5, but the top of the deck is J5, city2", 1)
+    causes.found(p3, {"bob": ["D5"]})
+    assert build(causes, 76, "bob", "C5", "sky_tower", ["C5", "D4"]) == "the P3 at line 18"
+    assert build(causes, 77, "ann", "C5", "sky_tower", ["E5", "E6"]) is None
 
 
 def test_a_camp_on_a_printed_city_is_a_root_whatever_came_before() -> None:

@@ -37,13 +37,15 @@ What each failed event marks (RULES.md):
   which every check of that player's squares, supply, hand or rabbits reads; its
   holdings, the deck if it is a draw;
 - a harvest that finds a player's carrots or declarations not the log's (X1, H1): that
-  player's holdings as the harvest read them, and (an X1) the buildings they have on the
-  board, one of which may stand where the log does not have it;
+  player's holdings as the harvest read them, and the buildings they have on the board,
+  one of which may stand where, or be what, the log does not have (each building's square,
+  and the player's supply of its card);
 - an end that finds a player's total not the log's (X1): that total.
 
 What each check reads:
 
-- C2 control, C5 sky tower: the squares built on;
+- C2 control: the squares built on; C5 sky tower, the squares built on, and the builder's
+  holdings and the squares of the fief they lie in when they are in one fief already;
 - C3 one building, C6 camp: the squares built on and the buildings on them, unless one
   holds a printed city, which nothing changes (a root);
 - P2 supply: the builder's supply of the card;
@@ -58,7 +60,8 @@ What each check reads:
   its owner in the same harvest where they have no post (the one meant for it);
 - X1 carrots: the holdings of the players it names; at the end, for a player who scores
   Opportunist or Matriarch (their own or copied, E7), every player's holdings and the
-  totals found before it (those cards count the others' totals and territories); else
+  others' totals found at that end (those cards count them; its cause is sought once the
+  others' are, whatever the order of the problems); else
   the first problem that is not an X1, else the first earlier X1 (a carrot missed once is
   missed at every later harvest);
 - T1 order of play: the event just before it that was not played (a gap names it; an
@@ -73,11 +76,12 @@ nothing a failed event changes: they are always roots.
 
 Two roots that one unseen change makes, by this table: without a deck, a card changed
 in a provisions draw breaks nothing at the draw (there is no deck to compare it with).
-The card it replaced is missing from the drawer's supply when they build it (P2), and
-the card put in its place is used once too often where it is really used (S4). The P2
-reads the drawer's supply, the S4 how often a card is used; neither reads anything the
-other changed, and what ties them, the draw, is a legal event no check can see. Naming
-one after the other would be a guess, so both stay roots.
+The card it replaced is missing where its drawer uses it (P2 for a building, C2 for a
+territory), and the card put in its place is used once too often where it is really used
+(S4), or stands in the way there (C6). The first reads the drawer's supply or squares,
+the second how often a card is used or another square; neither reads anything the other
+changed, and what ties them, the draw, is a legal event no check can see. Naming one
+after the other would be a guess, so both stay roots.
 
 >>> causes = Causes()
 >>> causes.found(Broken(3, "pick", "ann", "D2", "ann keeps A1", 1), {"ann": ["A1", "city1"]})
@@ -90,7 +94,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from bkref.game.catalog import BOARD, CARDS, COPY_CARDS
@@ -215,6 +219,8 @@ class Causes:
             read = [("square", sq) for sq in squares]
             if rule in ("C3", "C6"):  # a building of a player whose harvest was not the log's
                 read += [("building", sq) for sq in squares]
+            elif rule == "C5":  # the builder's fiefs, which the sky tower must not find joined already
+                read.append(("holdings", player or ""))
         elif rule == "P2":
             read = [("supply", player or "", c) for c in cards]
         elif rule == "S5":
@@ -230,25 +236,26 @@ class Causes:
         cause: str | None = None,
         squares: Sequence[str] = (),
         players: Iterable[str] = (),
-        buildings: Iterable[str] = (),
+        buildings: Mapping[str, str] | None = None,
         holders: Iterable[str] = (),
     ) -> None:
         """Record ``problem`` (named after ``cause``) and the marks it leaves on what was not
         played: ``written``, each player's cards that were not played (a pick's hand, a
         draw's cards and the deck's, a gap's hands), and the ``squares`` of a build not placed;
         ``players``, the game's (a harvest's problem marks those it names); ``buildings``,
-        the squares of the buildings of the player of an X1 at a harvest (not where the log
+        the buildings (square: card) of the player of an X1 or H1 at a harvest (not where, or what, the log
         has them, perhaps); ``holders``, who held an illegal pick's hand at the earlier turns
         of its round: they did not keep from it what the log has them keep, perhaps."""
         line, kind, player, rule, message, rnd = problem
         here = f"the {rule} at line {line}"
         source = cause or here
         if kind == "harvest" and rule in ("X1", "H1"):  # what a build logged after it would have changed
-            self.mark(((_HARVESTED, p, str(rnd)) for p in _named(message, players)), source)
+            named = _named(message, players)
+            self.mark(((_HARVESTED, p, str(rnd)) for p in named), source)
+            for sq, card in (buildings or {}).items():  # one of them may not stand where, or be what, the log has
+                self.mark((("building", sq), *(("supply", p, card) for p in named)), source)
         if rule == "X1":
-            if kind == "harvest":
-                self.mark((("building", sq) for sq in buildings), source)
-            else:  # an end's total, which an Opportunist reads
+            if kind != "harvest":  # an end's total, which an Opportunist reads
                 self.mark((("total", p, str(line)) for p in _named(message, players)), source)
             if self.first_x1 is None:
                 self.first_x1 = (line, here)
