@@ -27,7 +27,8 @@ target (issues 6 and 15):
   ``tests.mistakes``): the share of mistakes with exactly one root problem (one naming no
   earlier problem), overall and by kind, and the mean number of problems a mistake gives;
   the same in those logs without their deck; and the share of pairs of independent mistakes
-  reported as two roots on their two lines (issue 45);
+  reported as two roots on their two lines (issue 45); on the replays and 2.5 x ``--games``
+  seeded games per player count (100 by default), every case that falls short listed by kind;
 - with ``--selfplay`` (instead of the rest), self-play (issue 29): the time 4-player games
   take to play with ``random`` and with ``greedy``, and to list the legal moves of every
   decision of a game through ``bkref.game.moves``, each beside validate's time for the same
