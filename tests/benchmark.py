@@ -27,7 +27,8 @@ target (issues 6 and 15):
   ``tests.mistakes``): the share of mistakes with exactly one root problem (one naming no
   earlier problem), overall and by kind, and the mean number of problems a mistake gives;
   the same in those logs without their deck; and the share of pairs of independent mistakes
-  reported as two roots on their two lines (issue 45);
+  reported as two roots on their two lines (issue 45); on the replays and 2.5 x ``--games``
+  seeded games per player count (100 by default), every case that falls short listed by kind;
 - with ``--selfplay`` (instead of the rest), self-play (issue 29): the time 4-player games
   take to play with ``random`` and with ``greedy``, and to list the legal moves of every
   decision of a game through ``bkref.game.moves``, each beside validate's time for the same
@@ -783,21 +784,37 @@ def tournament_figures(games: int, repeat: int, folder: Path) -> None:
 
 def mistake_figures(games: int) -> None:
     """Print the single-mistake figures of ``tests.mistakes`` on the replays and ``games``
-    seeded games per player count, 4 mistakes of each kind in each log."""
-    figures = mistakes.measure(mistakes.cases(games=games, per_kind=4))
-    print(f"Single mistakes: {figures.mistakes} (the replays and {games} games per player count, 4 of each kind)")
-    line("mistakes with exactly one root problem", f"{figures.share:.1%}", "100 %", figures.share == 1)
-    line("problems per mistake", f"{figures.mean:.2f}")
-    for kind, (seen, one) in sorted((figures.by_kind or {}).items()):
-        line(f"  one root, {kind}", f"{one}/{seen} = {one / seen:.0%}")
-    deckless = mistakes.measure(mistakes.cases(games=games, per_kind=4, deck=False))
-    print(f"Single mistakes in the same logs without a deck: {deckless.mistakes}")
-    line("mistakes with exactly one root problem", f"{deckless.share:.1%}", "100 %", deckless.share == 1)
-    line("problems per mistake", f"{deckless.mean:.2f}")
-    found = [mistakes.two_roots(pair) for pair in mistakes.pairs(games=games, per_kind=4)]
-    share = sum(found) / len(found) if found else 1.0
-    print(f"Pairs of independent mistakes (issue 45): {len(found)}")
-    line("pairs with two roots, on their two lines", f"{share:.1%}", "100 %", share == 1)
+    seeded games per player count, 4 mistakes of each kind in each log, and every case
+    that falls short, by kind: a single mistake with more than one root, a pair without
+    its two roots on its two lines."""
+    for deck in (True, False):
+        missed: list[mistakes.Case] = []
+        figures = mistakes.measure(mistakes.cases(games=games, per_kind=4, deck=deck), missed)
+        if deck:
+            print(
+                f"Single mistakes: {figures.mistakes} (the replays and {games} games per player count, 4 of each kind)"
+            )
+        else:
+            print(f"Single mistakes in the same logs without a deck: {figures.mistakes}")
+        one = f"{figures.one_root}/{figures.mistakes} = {figures.share:.2%}"
+        line("mistakes with exactly one root problem", one, "100 %", figures.share == 1)
+        line("problems per mistake", f"{figures.mean:.2f}")
+        for kind, (seen, one) in sorted((figures.by_kind or {}).items()):
+            line(f"  one root, {kind}", f"{one}/{seen} = {one / seen:.2%}")
+        for case in sorted(missed, key=lambda case: (case.kind, case.name)):
+            roots = ", ".join(f"{d.line} {d.rule}" for d in mistakes.problems(case) if mistakes.is_root(d))
+            print(f"    {case.kind}: {case.name} has {roots} as roots")
+    corpus = list(mistakes.pairs(games=games, per_kind=4))
+    found = [pair for pair in corpus if not mistakes.two_roots(pair)]
+    share = 1 - len(found) / len(corpus) if corpus else 1.0
+    print(f"Pairs of independent mistakes (issue 45): {len(corpus)}")
+    two = f"{len(corpus) - len(found)}/{len(corpus)} = {share:.2%}"
+    line("pairs with two roots, on their two lines", two, "100 %", share == 1)
+    for pair in found:
+        roots = ", ".join(
+            f"{d.line} {d.rule}" for d in mistakes.check(pair.text, pair.name).diagnostics if mistakes.is_root(d)
+        )
+        print(f"    {pair.name} (lines {pair.lines[0]}, {pair.lines[1]}) has {roots or 'none'} as roots")
 
 
 def main() -> None:
@@ -809,7 +826,9 @@ def main() -> None:
     )
     parser.add_argument("--bots", action="store_true", help="only the bot program figures (issue 27), in this process")
     parser.add_argument(
-        "--mistakes", action="store_true", help="only the mistake figures (issues 25, 45), in this process"
+        "--mistakes",
+        action="store_true",
+        help="only the mistake figures (issues 25, 45), in this process: 2.5 x --games games per player count",
     )
     parser.add_argument("--selfplay", action="store_true", help="only the self-play figures (issue 29), in each build")
     parser.add_argument("--tournament", action="store_true", help="only the tournament figures at two sizes (issue 42)")
@@ -838,7 +857,7 @@ def main() -> None:
             bot_figures(Path(tmp), args.games, args.repeat)
         return
     if args.mistakes:
-        mistake_figures(args.games // 4)
+        mistake_figures(args.games * 5 // 2)
         return
     if args.tournament:
         with tempfile.TemporaryDirectory() as tmp:

@@ -194,8 +194,27 @@ def sources(replays: Iterable[str], games: int) -> Iterator[tuple[str, str]]:
         yield Path(path).stem, (ROOT / path).read_text()
     for seed in range(games):
         for players in (2, 3, 4):
-            policy = "greedy" if seed % 4 == 3 else "random"
-            yield f"sim-{players}p-{seed}", to_jsonl(simulate(players, seed=seed, policy=policy))
+            yield f"sim-{players}p-{seed}", _simulated(players, seed)
+
+
+def _simulated(players: int, seed: int) -> str:
+    """The seeded game of the corpus for ``players`` players: every fourth seed greedy."""
+    return to_jsonl(simulate(players, seed=seed, policy="greedy" if seed % 4 == 3 else "random"))
+
+
+def case_named(name: str) -> Case:
+    """The case ``name`` of the corpus ("sim-4p-12/swap/3", "3p-ann-bob-cid-nodeck/card/2"), made alone."""
+    source, kind, _ = name.split("/")
+    log = source.removesuffix("-nodeck")
+    if log.startswith("sim-"):
+        _, players, seed = log.split("-")
+        text = _simulated(int(players.removesuffix("p")), int(seed))
+    else:
+        text = (ROOT / "replays" / f"{log}.jsonl").read_text()
+    lines = text.splitlines()
+    case = _case(name, kind, lines if source == log else without_deck(lines))
+    assert case is not None, f"{name} makes no mistake"
+    return case
 
 
 def without_deck(lines: list[str]) -> list[str]:
@@ -213,12 +232,18 @@ def cases(replays: Iterable[str] = REPLAYS, games: int = 0, per_kind: int = 2, d
         lines = text.splitlines()
         if not deck:
             lines, source = without_deck(lines), f"{source}-nodeck"
-        for kind, make in KINDS.items():
+        for kind in KINDS:
             for k in range(per_kind):
-                name = f"{source}/{kind}/{k}"
-                made = make(random.Random(name), lines)
-                if made is not None and made != lines:
-                    yield Case(name, kind, "\n".join(made) + "\n")
+                case = _case(f"{source}/{kind}/{k}", kind, lines)
+                if case is not None:
+                    yield case
+
+
+def _case(name: str, kind: str, lines: list[str]) -> Case | None:
+    """The case ``name``: a mistake of ``kind`` in ``lines``, from a generator seeded by the
+    name; None if the kind finds nothing to change."""
+    made = KINDS[kind](random.Random(name), lines)
+    return Case(name, kind, "\n".join(made) + "\n") if made is not None and made != lines else None
 
 
 # -- pairs of independent mistakes (issue 45) ---------------------------------------------
@@ -353,8 +378,9 @@ class Figures:
         return self.problems / self.mistakes if self.mistakes else 0.0
 
 
-def measure(corpus: Iterable[Case]) -> Figures:
-    """Count, over the cases that give any problem, those with exactly one root problem."""
+def measure(corpus: Iterable[Case], missed: list[Case] | None = None) -> Figures:
+    """Count, over the cases that give any problem, those with exactly one root problem;
+    the others are added to ``missed`` if given."""
     figures = Figures(by_kind={})
     assert figures.by_kind is not None
     for case in corpus:
@@ -362,6 +388,8 @@ def measure(corpus: Iterable[Case]) -> Figures:
         if not found:
             continue
         one = sum(map(is_root, found)) == 1
+        if not one and missed is not None:
+            missed.append(case)
         figures.mistakes += 1
         figures.one_root += one
         figures.problems += len(found)

@@ -17,6 +17,14 @@ def build(causes: Causes, line: int, player: str, rule: str, card: str, at: list
     return cause
 
 
+def at_harvest(
+    causes: Causes, line: int, rule: str, message: str, rnd: int, buildings: dict[str, str] | None = None
+) -> None:
+    """A harvest's problem, with its cause, recorded (with the buildings of its player)."""
+    problem = Broken(line, "harvest", None, rule, message, rnd)
+    causes.found(problem, {}, causes.cause_of(problem, [], [], PLAYERS), players=PLAYERS, buildings=buildings)
+
+
 def picked_badly(causes: Causes, line: int, player: str, hand: list[str], rule: str = "D2", rnd: int = 1) -> None:
     causes.found(Broken(line, "pick", player, rule, f"{player} keeps X", rnd), {player: hand})
 
@@ -130,3 +138,145 @@ def test_a_post_left_undeclared_follows_from_its_owners_declaration_elsewhere_in
     assert causes.cause_of(Broken(129, "harvest", None, "H1", undeclared, 4), [], [], ("ann", "dee")) is None
     again = Broken(129, "harvest", None, "H1", "dee declares wood for G8, where dee has no trading post; …", 4)
     assert causes.cause_of(again, [], [], ("ann", "dee")) == "the H1 at line 96"  # missed again at the next
+
+
+def test_a_build_after_its_rounds_harvest_names_the_harvests_problem_of_its_builder() -> None:
+    # the harvest of round 3 finds cid's carrots short (X1), then cid's build of round 3 comes:
+    # it is late, and the X1 is the same mistake, found first; bob's late build is not cid's
+    causes = Causes()
+    at_harvest(causes, 83, "X1", "cid harvests 3 carrots in round 3 (…), the log expects 5", 3)
+    late = "cid's city2 build comes before the deal of round 4"
+    assert causes.cause_of(Broken(84, "build", "cid", "T1", late, 3), ["city2"], ["B8"]) == "the X1 at line 83"
+    late = "bob's city2 build comes before the deal of round 4"
+    assert causes.cause_of(Broken(85, "build", "bob", "T1", late, 3), ["city2"], ["B9"]) is None
+    late = "cid's city3 build comes in the exploration of round 4"  # a round later: not that harvest's
+    assert causes.cause_of(Broken(90, "build", "cid", "T1", late, 4), ["city3"], ["B7"]) is None
+
+
+def test_a_trading_post_built_after_the_harvest_that_declared_it_names_the_h1() -> None:
+    causes = Causes()
+    at_harvest(causes, 112, "H1", "ann declares wood for J2, where ann has no trading post; …", 4)
+    late = "ann's trading_post build comes after the 4th harvest, before the end event"
+    assert causes.cause_of(Broken(113, "build", "ann", "T1", late, 4), ["trading_post"], ["J2"]) == "the H1 at line 112"
+
+
+def test_a_draw_before_the_oldest_provisions_card_follows_from_a_pick_that_never_played_the_drawers() -> None:
+    # ann's pick keeps camp4, not in her hand (D2): her provisions card is never played, so
+    # her draw comes while bob's is the oldest (P3); bob's own draw is no problem of ann's
+    causes = Causes()
+    picked_badly(causes, 10, "ann", ["farm_copper", "provisions", "G6"])
+    out_of_order = "ann draws, but the oldest provisions card to resolve is bob's"
+    assert causes.cause_of(Broken(13, "draw", "ann", "P3", out_of_order, 1), [], []) == "the D2 at line 10"
+    out_of_order = "cid draws, but the oldest provisions card to resolve is bob's"
+    assert causes.cause_of(Broken(14, "draw", "cid", "P3", out_of_order, 1), [], []) is None
+
+
+def test_a_late_draw_follows_from_the_p3_that_drew_out_of_its_order() -> None:
+    # cid's draw is logged before bob's (P3, not played); after bob's, cid's draw is late (T1)
+    causes = Causes()
+    out_of_order = Broken(23, "draw", "cid", "P3", "cid draws, but the oldest provisions card to resolve is bob's", 1)
+    causes.found(out_of_order, {"cid": ["A4", "C10", "provisions"]})
+    late = "the draw of a provisions card of turn 5 of round 1 is late: cid's (turn 5); its cards are not played"
+    assert causes.cause_of(Broken(25, "pick", "ann", "T1", late, 1), [], [], PLAYERS) == "the P3 at line 23"
+    late = "the draw of a provisions card of turn 6 of round 1 is late: ann's (turn 6); its cards are not played"
+    assert causes.cause_of(Broken(30, "pick", "ann", "T1", late, 1), [], [], PLAYERS) is None
+
+
+def test_a_pick_from_a_hand_passed_by_a_player_whose_draw_was_late_names_the_late_draw() -> None:
+    # bob kept provisions where the log has him keep A8 (his draw is then late, T1): the hand
+    # he passed holds A8, and the player who picks from it later keeps provisions (D2)
+    causes = Causes()
+    late = "the draw of a provisions card of turn 2 of round 3 is late: bob's (turn 2); its cards are not played"
+    causes.found(Broken(73, "pick", "cid", "T1", late, 3), {})
+    d2 = Broken(81, "pick", "ann", "D2", "ann keeps provisions, which is not in ann's hand: A8, E9", 3)
+    assert causes.cause_of(d2, [], [], PLAYERS, holders=["dee", "bob"]) == "the T1 at line 73"
+    assert causes.cause_of(d2, [], [], PLAYERS, holders=["dee"]) is None  # bob never held it
+    assert causes.cause_of(d2, [], [], PLAYERS) is None  # the round's first turn: the deal's hand
+
+
+def test_a_p2_follows_from_an_illegal_pick_of_a_hand_its_builder_held_earlier() -> None:
+    # ann kept I4 where the log has her keep farm_pearl: cid, holding that hand two turns on,
+    # keeps I4 (D2), and ann's farm_pearl build lacks its card (P2); bob never held the hand
+    causes = Causes()
+    d2 = Broken(18, "pick", "cid", "D2", "cid keeps I4, which is not in cid's hand: G8, farm_pearl", 1)
+    causes.found(d2, {"cid": ["I4", "G8", "farm_pearl"]}, holders=["bob", "ann"])
+    assert build(causes, 27, "ann", "P2", "farm_pearl", ["A1"]) == "the D2 at line 18"
+    assert build(causes, 28, "dee", "P2", "farm_pearl", ["A2"]) is None
+    x1 = "ann harvests 4 carrots in round 1 (…), the log expects 6"  # ann's holdings: her P2's, not the D2's
+    assert causes.cause_of(Broken(40, "harvest", None, "X1", x1, 1), [], [], PLAYERS) == "the D2 at line 18"
+
+
+def test_without_a_deck_a_card_used_too_often_names_an_illegal_pick_whose_hand_held_it() -> None:
+    causes = Causes()
+    picked_badly(causes, 20, "bob", ["A9", "royal_coat", "C9"], rule="D3")
+    s4 = "C9 is used 2 times, the game has 1 copy"
+    assert causes.cause_of(Broken(59, "deal", None, "S4", s4, 2), [], [], PLAYERS) == "the D3 at line 20"
+    s4 = "C8 is used 2 times, the game has 1 copy"
+    assert causes.cause_of(Broken(60, "deal", None, "S4", s4, 2), [], [], PLAYERS) is None
+
+
+def test_a_c3_on_a_building_of_a_player_whose_harvest_was_short_names_the_x1() -> None:
+    # ann's city1 stands on C6 where the log has it on H2 (a legal build): her harvest is short
+    # (X1), and a later build on C6 finds it there (C3); a build on another of her squares does not
+    causes = Causes()
+    at_harvest(causes, 78, "X1", "ann harvests 2 carrots in round 3 (…), the log expects 3", 3, {"C6": "city1"})
+    assert build(causes, 102, "ann", "C3", "farm_copper", ["C6"]) == "the X1 at line 78"
+    assert build(causes, 103, "ann", "C3", "farm_copper", ["D6"]) is None
+    assert build(causes, 104, "bob", "C6", "camp2", ["C6"]) == "the X1 at line 78"
+
+
+def test_a_p2_of_a_card_a_player_has_built_names_their_short_harvest() -> None:
+    # cid built city1 where the log has city2 (both hers): her harvest is short (X1), and her
+    # later city1 lacks its card (P2); a card she has not built, or bob's city1, does not
+    causes = Causes()
+    at_harvest(causes, 56, "X1", "cid harvests 1 carrot in round 2 (…), the log expects 2", 2, {"D6": "city1"})
+    assert build(causes, 120, "cid", "P2", "city1", ["E6"]) == "the X1 at line 56"
+    assert build(causes, 121, "cid", "P2", "city3", ["E7"]) is None
+    assert build(causes, 122, "bob", "P2", "city1", ["E8"]) is None
+
+
+def test_a_c3_on_a_trading_post_whose_declaration_was_missed_names_the_h1() -> None:
+    causes = Causes()
+    h1 = "bob declares carrot for E5, where bob has no trading post; …"
+    at_harvest(causes, 57, "H1", h1, 2, {"J9": "trading_post"})
+    assert build(causes, 106, "bob", "C3", "city2", ["J9"]) == "the H1 at line 57"
+
+
+def test_a_sky_tower_on_two_squares_of_one_fief_names_what_changed_its_builders_fiefs() -> None:
+    causes = Causes()
+    p3 = Broken(18, "draw", "bob", "P3", "bob draws J5, D5, but the top of the deck is J5, city2", 1)
+    causes.found(p3, {"bob": ["D5"]})
+    assert build(causes, 76, "bob", "C5", "sky_tower", ["C5", "D4"]) == "the P3 at line 18"
+    assert build(causes, 77, "ann", "C5", "sky_tower", ["E5", "E6"]) is None
+
+
+def test_a_camp_on_a_printed_city_is_a_root_whatever_came_before() -> None:
+    causes = Causes()
+    picked_badly(causes, 58, "bob", ["B7", "camp4"])
+    build(causes, 60, "bob", "C2", "city1", ["B7"])
+    assert build(causes, 101, "bob", "C6", "camp4", ["B7"]) is None  # B7 holds a printed city
+    assert build(causes, 102, "bob", "C6", "camp4", ["E8"]) is None
+
+
+def test_an_opportunists_total_names_the_total_found_before_it_at_the_end() -> None:
+    # a changed declaration changes bob's total; cid's Opportunist counts it, so cid's too
+    causes = Causes()
+    bob = Broken(109, "end", None, "X1", "bob ends with 86 carrots (…), the log expects 68", 4)
+    assert causes.cause_of(bob, [], [], PLAYERS, others=False) is None
+    causes.found(bob, {}, None, players=PLAYERS)
+    cid = Broken(109, "end", None, "X1", "cid ends with 78 carrots (…), the log expects 68", 4)
+    assert causes.cause_of(cid, [], [], PLAYERS, others=True) == "the X1 at line 109"
+    assert causes.cause_of(cid, [], [], PLAYERS, others=False) is None  # no Opportunist: only cid's own
+
+
+def test_a_copy_of_a_card_its_player_does_not_own_names_the_illegal_pick_of_that_card() -> None:
+    # ann kept B9 where the log has her keep liberal; bob, passed that hand, keeps B9 (D3)
+    causes = Causes()
+    d3 = Broken(10, "pick", "bob", "D3", "bob discards B9, which is not in bob's hand …", 1)
+    causes.found(d3, {"bob": ["B9", "liberal", "H2"]}, holders=["ann"])
+    e7 = Broken(103, "end", None, "E7", "ann names a copy for liberal, but does not own liberal", 4)
+    assert causes.cause_of(e7, [], [], PLAYERS) == "the D3 at line 10"
+    e7 = Broken(103, "end", None, "E7", "ann names a copy for socialist, but does not own socialist", 4)
+    assert causes.cause_of(e7, [], [], PLAYERS) is None  # not a card of the hand ann held
+    e7 = Broken(103, "end", None, "E7", "cid names a copy for liberal, but does not own liberal", 4)
+    assert causes.cause_of(e7, [], [], PLAYERS) is None

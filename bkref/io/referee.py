@@ -20,10 +20,15 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from bkref.game.catalog import COPY_CARDS
 from bkref.game.causes import Broken, Causes
 from bkref.game.engine import State, Violation
 from bkref.game.events import Build, Draw, Event, Game, Pick, event_type
+from bkref.game.exploring import passing_to
+from bkref.game.fiefs import names, square_groups
 from bkref.game.flow import gap_players, is_gap
+from bkref.game.position import SQUARE_BIT
+from bkref.game.scoring import resolve_copy
 from bkref.io.diagnostics import Diagnostic, exit_status, rules_status
 from bkref.io.logfile import LineReader, Problem, decode_run
 from bkref.io.sources import STDIN, LogSource, blocks_of, name_of, not_a_file, unreadable
@@ -100,20 +105,41 @@ class _Run:
         self.meta: dict[str, Any] | None = None  # the game event's meta
 
     def _found(self, line: int, event: Event, violations: list[Violation]) -> list[Diagnostic]:
-        """The diagnostics of an event that broke rules, each pointing to the problem it follows from."""
+        """The diagnostics of an event that broke rules, each pointing to the problem it
+        follows from. At the end, the total of a player with Opportunist or Matriarch reads
+        the others' (``_scores_others``): its cause is sought once theirs are found, whatever
+        the order of the diagnostics."""
         kind = event_type(event)
-        found = []
+        state = self.state
+        reads_others = [False] * len(violations)
+        if kind == "end":
+            for i, (rule, message) in enumerate(violations):
+                named = _player_of(state, kind, rule, message)
+                reads_others[i] = named is not None and _scores_others(state, named)
+        causes: list[str | None] = [None] * len(violations)
+        for i in _in_turn(reads_others):
+            causes[i] = self._cause(line, event, kind, *violations[i], reads_others[i])
+        return [
+            Diagnostic(self.name, line, kind, rule, f"{message} (after {cause})" if cause else message)
+            for (rule, message), cause in zip(violations, causes)
+        ]
+
+    def _cause(self, line: int, event: Event, kind: str, rule: str, message: str, others: bool) -> str | None:
+        """The cause of the problem ``rule`` (``message``) of ``event``, which is then recorded
+        (``bkref.game.causes``); ``others``, whether it reads every player's total."""
         causes, state = self.causes, self.state
-        rnd, players = state.round, state.players
-        for rule, message in violations:
-            player = getattr(event, "player", None) if rule != "F1" else None
-            cards = [event.card] if isinstance(event, Build) else []
-            squares = event.at if isinstance(event, Build) else []
-            broken = Broken(line, kind, player, rule, message, rnd)
-            cause = causes.cause_of(broken, cards, squares, players)
-            causes.found(broken, _unplayed(state, event, rule, message), cause, squares)
-            found.append(Diagnostic(self.name, line, kind, rule, f"{message} (after {cause})" if cause else message))
-        return found
+        players = state.players
+        player = getattr(event, "player", None) if rule != "F1" else None
+        cards = [event.card] if isinstance(event, Build) else []
+        squares = event.at if isinstance(event, Build) else []
+        broken = Broken(line, kind, player, rule, message, state.round)
+        holders = _holders(state, event) if rule in ("D2", "D3", "D5") else []
+        read = _fief_of(state, event) if rule == "C5" and _ONE_FIEF in message else squares
+        cause = causes.cause_of(broken, cards, read, players, holders, others)
+        named = _player_of(state, kind, rule, message) if kind == "harvest" else None
+        buildings = _buildings(state, named) if named is not None else {}
+        causes.found(broken, _unplayed(state, event, rule, message), cause, squares, players, buildings, holders)
+        return cause
 
     def _unreadable(self, problem: Problem, text: bytes) -> Diagnostic:
         """The diagnostic of an F1 problem with the log's text (``text``, its line); the log is
@@ -180,15 +206,85 @@ class _Run:
                 )
 
 
+def _in_turn(reads_others: list[bool]) -> list[int]:
+    """The order in which an event's problems have their causes sought: those that read every
+    player's total last (``reads_others``), the rest in their order.
+
+    >>> _in_turn([True, False, False])
+    [1, 2, 0]
+    """
+    return sorted(range(len(reads_others)), key=reads_others.__getitem__)
+
+
 _TOP = ", but the top of the deck is "
 """What a P3 of cards that are not the deck's says before the deck's cards (``exploring.draw``)."""
+
+
+def _player_of(state: State, kind: str, rule: str, message: str) -> str | None:
+    """The player an X1 or H1 of a harvest, or an X1 of the end, is about: its message's first word."""
+    starts: tuple[str, ...]
+    if rule == "X1":
+        starts = (" harvests " if kind == "harvest" else " ends with ",)
+    elif rule == "H1":
+        starts = (" declares ", "'s trading post on ")
+    else:
+        return None
+    return next((p for p in state.players if message.startswith(tuple(p + words for words in starts))), None)
+
+
+def _scores_others(state: State, player: str) -> bool:
+    """Whether ``player``'s final score reads every player's: Opportunist (their totals) or
+    Matriarch (their territories), their own or copied (E7)."""
+    copies = state.copies
+    return any(
+        card in _READS_OTHERS or (card in COPY_CARDS and resolve_copy(state, copies, player, card) in _READS_OTHERS)
+        for card in state.parchments.get(player, ())
+    )
+
+
+_READS_OTHERS = frozenset({"opportunist", "matriarch"})
+"""The parchments whose points read every player's position or total."""
+
+
+_ONE_FIEF = " are already in one fief of "
+"""What a C5 of a sky tower's squares in one fief says (``building``)."""
+
+
+def _fief_of(state: State, event: Event) -> list[str]:
+    """The squares of the sky tower ``event``, and of the fief of its builder they lie in (C5 reads them)."""
+    assert isinstance(event, Build)
+    bit = SQUARE_BIT[event.at[0]]
+    fief = next((group for group, _, _ in square_groups(state.position, event.player) if group & bit), 0)
+    return [*event.at, *(sq for sq in names(fief) if sq not in event.at)]
+
+
+def _buildings(state: State, player: str) -> dict[str, str]:
+    """``player``'s buildings: each square, and the card on it."""
+    owner = state.position.owner
+    return {sq: card for sq, card in state.position.building.items() if owner.get(sq) == player}
+
+
+def _holders(state: State, event: Event) -> list[str]:
+    """Who held the hand the player of the pick ``event`` picks from at the earlier turns of
+    its round, the last first (none for another event, or at a round's first turn)."""
+    if not isinstance(event, Pick):
+        return []
+    came_from = {to: p for p, to in passing_to(state).items()}
+    holders, holder = [], event.player
+    for _ in range(1, min(event.turn, state.turns_per_round)):
+        if holder not in came_from:  # not a player (F1)
+            break
+        holder = came_from[holder]
+        holders.append(holder)
+    return list(dict.fromkeys(holders))
 
 
 def _unplayed(state: State, event: Event, rule: str, message: str) -> dict[str, list[str]]:
     """Each player's cards the problem ``rule`` (``message``) of ``event`` kept from being
     played: an illegal pick's whole hand (the hand held, or once its turn is revealed, the
-    hand passed), the hands a gap passes on unplayed, a draw's cards (and the deck's), every
-    player's holdings at a harvest missing."""
+    hand passed), the hands a gap passes on unplayed, a draw's cards (and the deck's) and
+    its provisions card (a P3: the draw may be another's), every player's holdings at a
+    harvest missing."""
     if rule in ("D2", "D3", "D5") and isinstance(event, Pick):
         p = event.player
         revealed = p not in state.picks or len(state.picks) == state.seats
@@ -196,7 +292,8 @@ def _unplayed(state: State, event: Event, rule: str, message: str) -> dict[str, 
         return {p: [*event.keep, *held.get(p, ())]}
     if isinstance(event, Draw) and rule != "D4":
         deck = message.split(_TOP)[1].split(", ") if rule == "P3" and _TOP in message else []
-        return {event.player: [*event.cards, *deck]}
+        provisions = ["provisions"] if rule == "P3" else []
+        return {event.player: [*event.cards, *deck, *provisions]}
     if rule in ("T1", "D4") and is_gap(message):
         if " has no harvest event; " in message:
             return {p: [] for p in state.players}
