@@ -83,7 +83,9 @@ class Replay(Made[Step]):
         return len(self.events)
 
     def make(self, index: int) -> Step:
-        return Step(self.lines[index], self.events[index], self._history.state_after(index + 1), self.diagnostics[index])
+        return Step(
+            self.lines[index], self.events[index], self._history.state_after(index + 1), self.diagnostics[index]
+        )
 
     def problems_before(self, index: int) -> tuple[int, list[int]]:
         """How many problems the events before event ``index`` had, and their lines, each once,
