@@ -300,13 +300,31 @@ def _unknown_card(rng: random.Random, lines: list[str], after: int, avoid: set[s
     return found
 
 
+def _another_expects(rng: random.Random, lines: list[str], after: int, avoid: set[str]) -> tuple[int, Line] | None:
+    """A later harvest where the log expects one carrot more for a player whose event is not
+    the first mistake's: their carrots read only their own holdings (pairs where the first
+    mistake alone changed them give a problem on that line, and are left out)."""
+    mistaken = json.loads(lines[after]).get("player")
+    harvests = [i for i in _events(lines) if i > after and '"type":"harvest"' in lines[i]]
+    rng.shuffle(harvests)
+    for i in harvests:
+        event = json.loads(lines[i])
+        others = sorted(p for p in event.get("expect") or {} if p != mistaken)
+        if others:
+            event["expect"][rng.choice(others)] += 1
+            return i, event
+    return None
+
+
 SECOND_KINDS: dict[str, Callable[[random.Random, list[str], int, set[str]], tuple[int, Line] | None]] = {
     "printed-city": _on_printed_city,
     "terrain": _off_terrain,
     "unknown-card": _unknown_card,
+    "another-expects": _another_expects,
 }
 """The kinds of the second mistake of a pair, which no earlier event can cause: a build on
-a printed city (C3, C6), off its terrain (C4), of a card that does not exist (F1)."""
+a printed city (C3, C6), off its terrain (C4), of a card that does not exist (F1), and a
+harvest's expected carrots of another player than the first mistake's (X1)."""
 
 
 @dataclass(frozen=True)

@@ -98,12 +98,17 @@ def test_without_a_deck_a_card_used_too_often_in_a_deal_leads_its_picks_builds_a
 
 
 def test_an_x1_names_its_players_holdings_else_the_first_problem_else_its_first_x1() -> None:
+    """An X1 reads its players' carrots: what marked their holdings, else the first problem
+    of their own events (or of nobody's: a deal, a line not read), else their first X1; never
+    another player's problem, which changed nothing of theirs (a false lead is worse than none)."""
     causes = Causes()
     x1 = "cid harvests 3 carrots in round 1 (…), the log expects 4"
     assert causes.cause_of(Broken(10, "harvest", None, "X1", x1, 1), [], [], PLAYERS) is None
-    causes.found(Broken(10, "harvest", None, "X1", x1, 1), {})
+    causes.found(Broken(10, "harvest", None, "X1", x1, 1), {}, players=PLAYERS)
     assert causes.cause_of(Broken(20, "harvest", None, "X1", x1, 2), [], [], PLAYERS) == "the X1 at line 10"
     build(causes, 21, "ann", "C4", "city3", ["D5"])
+    bob = "bob harvests 3 carrots in round 3 (…), the log expects 4"
+    assert causes.cause_of(Broken(30, "harvest", None, "X1", bob, 3), [], [], PLAYERS) is None  # not ann's C4
     build(causes, 22, "cid", "C2", "city1", ["D6"])
     assert causes.cause_of(Broken(30, "harvest", None, "X1", x1, 3), [], [], PLAYERS) == "the C2 at line 22"
 

@@ -40,11 +40,17 @@ def test_the_first_problem_stays() -> None:
     assert {case.name: first_problem(case) for case in CORPUS} == RECORDED
 
 
-def test_every_single_mistake_gives_one_root_problem() -> None:
+def test_every_single_mistake_gives_one_root_problem_but_one() -> None:
     """Issue 25: on main before it, 155 of this corpus's 301 mistakes (51.5 %) gave exactly
-    one problem that names no earlier one; every follow-on now names its cause."""
-    several = [(case.name, [d.text() for d in problems(case) if is_root(d)]) for case in CORPUS]
-    assert [(name, roots) for name, roots in several if len(roots) > 1] == []
+    one problem that names no earlier one; every follow-on now names its cause, but one lead
+    missed (issue 45: an X1 names only what changed its own players' holdings, their own
+    problems, or nobody's; never another player's, a guess that gave false leads). Left: bob's
+    pick deleted, his draw before it (D4) is not played, and cid's and dee's harvest then
+    differs from the log's (X1) by a way no mark follows yet."""
+    several = [(case.name, [d.rule for d in problems(case) if is_root(d)]) for case in CORPUS]
+    assert [(name, roots) for name, roots in several if len(roots) > 1] == [
+        ("4p-ann-bob-cid-dee/delete/2", ["D4", "X1", "X1"])
+    ]
 
 
 def test_every_pair_of_independent_mistakes_gives_two_roots_on_their_lines() -> None:
@@ -52,7 +58,9 @@ def test_every_pair_of_independent_mistakes_gives_two_roots_on_their_lines() -> 
     on their two lines; the rest named the second mistake as a consequence of the first."""
     corpus = list(pairs(**TEST_CORPUS))
     assert {pair.name.split("+")[1] for pair in corpus} == set(SECOND_KINDS)
-    assert [pair.name for pair in corpus if not two_roots(pair)] == []
+    assert [pair.name for pair in corpus if not two_roots(pair)] == [
+        "sim-3p-0/card/2+another-expects"  # a deal's D1 is nobody's problem: every X1 after it names it
+    ]
 
 
 def test_every_single_mistake_without_a_deck_gives_one_root_but_a_silent_draw() -> None:
@@ -61,7 +69,8 @@ def test_every_single_mistake_without_a_deck_gives_one_root_but_a_silent_draw() 
     deck; its first problem is a build of the card it replaced (P2), and the card's second
     use, much later, is a second root (S4) that reads nothing the build changed (see below)."""
     several = [case.name for case in cases(**TEST_CORPUS, deck=False) if sum(map(is_root, problems(case))) > 1]
-    assert several == ["3p-ann-bob-cid-nodeck/card/2"]
+    assert several == ["3p-ann-bob-cid-nodeck/card/2", "sim-4p-1-nodeck/card/1"]  # the second: S4, then an X1
+    # of another player than the S4's, which an X1 no longer names (see the first test of single mistakes)
 
 
 def test_a_renamed_pick_is_the_missing_pick_its_turn_lacks(tmp_path: Path) -> None:

@@ -61,9 +61,12 @@ What each check reads:
 - X1 carrots: the holdings of the players it names; at the end, for a player who scores
   Opportunist or Matriarch (their own or copied, E7), every player's holdings and the
   others' totals found at that end (those cards count them; its cause is sought once the
-  others' are, whatever the order of the problems); else
-  the first problem that is not an X1, else the first earlier X1 (a carrot missed once is
-  missed at every later harvest);
+  others' are, whatever the order of the problems); else the first problem, not an X1,
+  of those players' own events or of nobody's (a deal, a line not read), else their first
+  earlier X1 (a carrot missed once is missed at every later harvest); never another
+  player's problem, which changed nothing of theirs: linking it was a guess, and gave false
+  leads (a pair of mistakes whose second is another player's expected carrots named the
+  first);
 - T1 order of play: the event just before it that was not played (a gap names it; an
   event out of turn after a gap, the gap); a draw out of turn or late, or a draw before
   the oldest provisions card's (P3), the provisions card of its drawer (and of that
@@ -141,8 +144,8 @@ class Causes:
 
     def __init__(self) -> None:
         self.marks: dict[Thing, str] = {}  # a thing: the first problem that marked it
-        self.first: str | None = None  # the first problem that is not an X1
-        self.first_x1: tuple[int, str] | None = None  # the line of the first X1, and "the X1 at line 9"
+        self.first: dict[str | None, tuple[int, str]] = {}  # each player's first problem that is not an X1
+        self.first_x1: dict[str, tuple[int, str]] = {}  # each player's first X1: its line, "the X1 at line 9"
         self.gap: tuple[int, str, int] | None = None  # the last gap: its line, its cause, the round after it
         self.skipped: tuple[str, int] | None = None  # the cause of the last event not read or played, its line
 
@@ -151,6 +154,12 @@ class Causes:
         marks = self.marks
         for thing in things:
             marks.setdefault(thing, cause)
+
+    def _first_of(self, players: Iterable[str]) -> str | None:
+        """The first problem, not an X1, of an event of one of ``players`` or of nobody's."""
+        first = self.first
+        found = [first[p] for p in (*players, None) if p in first]
+        return min(found)[1] if found else None
 
     def _read(self, things: Iterable[Thing]) -> str | None:
         marks = self.marks
@@ -182,8 +191,8 @@ class Causes:
                 posts += [thing for p in players for thing in (("holdings", p), ("total", p, str(line)))]
             cause = self._read([*(("holdings", p) for p in named), *posts])
             if rule == "X1":
-                first_x1 = self.first_x1
-                return cause or self.first or (first_x1[1] if first_x1 and first_x1[0] < line else None)
+                earlier = [x1 for p in named if (x1 := self.first_x1.get(p)) is not None and x1[0] < line]
+                return cause or self._first_of(named) or (min(earlier)[1] if earlier else None)
             return cause
         if rule in ("T1", "D4") and is_gap(message):
             gap = self.gap
@@ -257,11 +266,10 @@ class Causes:
         if rule == "X1":
             if kind != "harvest":  # an end's total, which an Opportunist reads
                 self.mark((("total", p, str(line)) for p in _named(message, players)), source)
-            if self.first_x1 is None:
-                self.first_x1 = (line, here)
+            for p in _named(message, players):
+                self.first_x1.setdefault(p, (line, here))
             return
-        if self.first is None:
-            self.first = here
+        self.first.setdefault(player, (line, here))
         if rule == "H1":  # a declaration missed at one harvest is missed at the next
             self.mark((("post", sq) for sq in _SQUARE.findall(message)), source)
             if _MISPLACED in message:
@@ -300,8 +308,7 @@ class Causes:
     def unreadable(self, line: int, event: str | None, player: str | None) -> None:
         """An event line that could not be read (F1): the event it holds is missing."""
         here = f"the F1 at line {line}"
-        if self.first is None:
-            self.first = here
+        self.first.setdefault(player, (line, here))
         self.skipped = (here, line)
         if event == "draw":
             self.mark((("deck",),), here)
