@@ -374,7 +374,19 @@ def test_bot_programs_in_two_processes_play_the_games_of_one(tmp_path: Path) -> 
     example = Path(__file__).parent.parent / "examples" / "bots" / "random_bot.py"
     (tmp_path / "parent_bot.py").write_text(PARENT_BOT)
     program = f"p=cmd:{sys.executable} {tmp_path / 'parent_bot.py'} {example}"
-    args = ["tournament", "--players", "2", "--bot", program, "--bot", "g=greedy", "--deals", "3"]
+    args = [
+        "tournament",
+        "--players",
+        "2",
+        "--bot",
+        program,
+        "--bot",
+        "g=greedy",
+        "--deals",
+        "3",
+        "--seed",
+        "1",
+    ]  # one deal in both
     args.append("--unsealed")  # a sealed bot's parent is bwrap, in a process namespace of its own
     one = subprocess.run([*BKREF_COMMAND, *args, "-o", str(tmp_path / "one")], capture_output=True, text=True)
     logs = tmp_path / "logs"
@@ -425,7 +437,7 @@ def test_ctrl_c_stops_bot_programs_in_every_process_and_resume_finishes(tmp_path
     example = Path(__file__).parent.parent / "examples" / "bots" / "random_bot.py"
     slow.write_text(f"import time\n{example.read_text().replace('send(move)', 'time.sleep(0.01); send(move)')}")
     args = ["tournament", "--players", "2", "--bot", f"a=cmd:{sys.executable} {slow}", "--bot", "g=greedy"]
-    args += ["--deals", "4", "-j", "2"]
+    args += ["--deals", "4", "-j", "2", "--seed", "1"]  # the same deals in both runs
     subprocess.run([*BKREF_COMMAND, *args, "-o", str(tmp_path / "whole")], capture_output=True, check=True)
     folder = tmp_path / "stopped"
     run = subprocess.Popen(
