@@ -265,6 +265,9 @@ class _Game:
         """The seats that decide together: each seat alone, or (one stream) the seats of each policy."""
         self.state = State()
         self.events: list[Event] = []
+        self.lister = moves.Lister()
+        """What the game's listings keep for the next decision (dropped with the game, and with
+        it any move a user's policy changed)."""
 
     @property
     def rng(self) -> random.Random:
@@ -317,7 +320,6 @@ class _Game:
                 traceback=traceback_of(error),
             ) from None
         if before is not None and msgspec.json.encode(options) != before:
-            moves.clear_caches()  # the moves it changed may be kept for later listings
             raise PolicyError(f"policy {spec} changed the legal moves it was given at {self.where(what)}", spec=spec)
         if index is None:
             raise PolicyError(
@@ -397,8 +399,8 @@ class _Game:
         state = self.state
         if self.streams is None:
             for player in self.players:
-                if self.policy[player] is random_policy:  # its choice without the list (random_pick)
-                    self.emit(random_pick(state, player, self.rng))
+                if self.policy[player] is random_policy:  # its choice without the list (LegalMoves)
+                    self.emit(random_pick(self.lister.moves(state, player), self.rng))
                     continue
                 self.emit(self.ask(player, moves.picks(state, player), f"{player}'s pick"))
             return
@@ -407,7 +409,7 @@ class _Game:
         drawn = [p for p in self.players if self.policy.get(p) is random_policy]  # chosen without the list
         asks = {p: moves.picks(state, p) for p in self.players if p not in drawn}
         chosen = self.decide("pick", asks, "{}'s pick") if asks else {}
-        chosen.update({p: random_pick(state, p, self.streams[p]) for p in drawn})
+        chosen.update({p: random_pick(self.lister.moves(state, p), self.streams[p]) for p in drawn})
         for player in self.players:
             self.emit(chosen[player])
 
@@ -422,7 +424,7 @@ class _Game:
             if n > 0 and CARDS[c].kind == "camp"
         )
         for _, p, c in camps:
-            build = self.decide("camp", {p: [*moves.builds(state, p, c), None]}, "{}'s camp " + c)[p]
+            build = self.decide("camp", {p: [*self.lister.moves(state, p).builds(c), None]}, "{}'s camp " + c)[p]
             if build is not None:
                 self.emit(build)
 
@@ -431,11 +433,15 @@ class _Game:
         (the bundled ``random`` chooses without the list of builds: ``random_build``)."""
         state = self.state
         if self.policy.get(player) is random_policy and self.streams is not None:
-            while (placed := random_build(state, [player], self.streams[player], camps=False)) is not None:
+            while (
+                placed := random_build(self.lister.moves(state, player), self.streams[player], camps=False)
+            ) is not None:
                 self.emit(placed)
             return
         while True:
-            options: list[Choice] = [b for b in moves.builds(state, player) if CARDS[b.card].kind != "camp"]
+            options: list[Choice] = [
+                b for b in self.lister.moves(state, player).builds() if CARDS[b.card].kind != "camp"
+            ]
             build = self.decide("build", {player: [*options, None]}, "the construction of {}")[player]
             if build is None:
                 return
@@ -452,9 +458,13 @@ class _Game:
         or no build is left. The bundled ``random`` chooses without the list of builds (``random_build``)."""
         state = self.state
         if self.policy[group[0]] is random_policy:
-            return random_build(state, group, self.rng)
+            return random_build(self.lister.moves(state), self.rng, group)
         every = len(group) == len(self.players)  # (in seat order, as builds lists them)
-        options = moves.builds(state) if every else [build for p in group for build in moves.builds(state, p)]
+        options = (
+            self.lister.moves(state).builds()
+            if every
+            else [build for p in group for build in self.lister.moves(state, p).builds()]
+        )
         return self.ask(group[0], [*options, None], f"the construction of {', '.join(group)}") if options else None
 
     def harvest(self) -> Harvest:
