@@ -516,7 +516,8 @@ class LegalMoves:
 
     Exploring: the picks of the players yet to pick, or the draw due. Construction: the
     builds, then what closes it (``closing``: the harvests; a player's, their trading post
-    declarations). The end: the copy choices. A deal or draw is listed only when the deck
+    declarations). The end: the copy choices. Each kind also comes as a list of its own type
+    (``picks``, ``builds``, ``closing``, ``ends``). A deal or draw is listed only when the deck
     is known (it is then the only one). The moves are those of ``state`` as it is when they
     are made: after a move is played, ask again. ``lister`` (default: a fresh one) keeps
     what they list for the next decision (``Lister``).
@@ -589,6 +590,14 @@ class LegalMoves:
     def __contains__(self, move: object) -> bool:
         return any(move == legal for legal in self._every())
 
+    def picks(self) -> list[Pick]:
+        """The picks among these moves (exploring), in seat order (``picks``)."""
+        return [pick for p in self.players for pick in picks(self.state, p)] if self.due.kind == "pick" else []
+
+    def ends(self) -> list[End]:
+        """The sets of copy choices among these moves (the end: ``ends``)."""
+        return ends(self.state) if self.due.kind == "end" and self._theirs() else []
+
     def builds(self, card: str | None = None) -> list[Build]:
         """The builds among these moves (construction), of ``card`` only if given (``builds``)."""
         return builds(self.state, self.player, card, self.lister)
@@ -640,16 +649,15 @@ class LegalMoves:
             self._listed = self._listing()
         return self._listed
 
+    def _theirs(self) -> bool:
+        """Whether the decision due is ``player``'s (or no player was given)."""
+        return self.player is None or self.player in self.due.players
+
     def _listing(self) -> list[Move]:
-        state, kind = self.state, self.due.kind
-        theirs = self.player is None or self.player in self.due.players
-        if kind == "pick":
-            return [pick for p in self.players for pick in picks(state, p)]
+        kind = self.due.kind
         if kind in ("deal", "draw"):
-            forced = deal(state) if kind == "deal" else draw(state)
-            return [forced] if forced is not None and theirs else []
+            forced = deal(self.state) if kind == "deal" else draw(self.state)
+            return [forced] if forced is not None and self._theirs() else []
         if kind == "build":
             return [*self.builds(), *self.closing()]
-        if kind == "end":
-            return list(ends(state)) if theirs else []
-        return []
+        return [*self.picks(), *self.ends()]
