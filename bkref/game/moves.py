@@ -538,6 +538,20 @@ class LegalMoves:
     (True, False)
     """
 
+    __slots__ = (
+        "_board",
+        "_closing",
+        "_count",
+        "_counts",
+        "_listed",
+        "_pairs",
+        "due",
+        "lister",
+        "player",
+        "players",
+        "state",
+    )
+
     def __init__(self, state: Table, player: str | None = None, lister: Lister | None = None) -> None:
         self.state = state
         self.player = player
@@ -559,7 +573,10 @@ class LegalMoves:
         if self._count is None:
             kind = self.due.kind
             if kind == "pick":
-                self._count = sum([len(self._pairs_of(p)) for p in self.players])
+                count = 0
+                for p in self.players:
+                    count += len(self._pairs_of(p))
+                self._count = count
             elif kind == "build":
                 self._count = sum([n for _, _, n in self.counts()]) + len(self.closing())
             else:
