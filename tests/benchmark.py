@@ -591,14 +591,15 @@ def decisions(path: Path) -> list[Decision]:
 
 
 def moves_of(lister: Lister, decision: Decision) -> list[Any]:
-    """The moves of ``decision`` as ``lister`` lists them (``bkref.game.moves.LegalMoves``)."""
+    """The moves of ``decision`` as ``lister`` lists them for self-play (``bkref.game.moves.LegalMoves``:
+    its list of the kind due)."""
     kind, state, player = decision
     moves = lister.moves(state, player)
     if kind == "pick":
-        return list(moves)
+        return moves.picks()
     if kind == "build":
         return moves.builds()
-    return moves.closing() if kind == "declare" else list(moves)
+    return moves.closing() if kind == "declare" else moves.ends()
 
 
 def each(asked: list[Decision]) -> None:

@@ -98,8 +98,7 @@ def search(
 def rollout(world: State, rng: random.Random, lister: Lister) -> State:
     """``world`` played to the end of the game by ``random`` for every seat, in place, its
     moves listed by ``lister``."""
-    while world.phase != "over":
-        due = world.due()
+    while (due := world.due()).kind != "over":
         event: Event | None
         if due.kind == "pick":
             event = random_pick(world.legal_moves(due.players[0], lister), rng)

@@ -96,11 +96,16 @@ looks up each time)."""
 
 def picks(state: Table, player: str) -> list[Pick]:
     """Every distinct pick ``player`` may make now (D2, D3); empty when no pick of theirs is due."""
+    return _picks(state, player, _pick_pairs(state, player))
+
+
+def _picks(state: Table, player: str, pairs: Iterable[tuple[str, str]]) -> list[Pick]:
+    """The picks of ``player`` now of ``pairs`` (``_pick_pairs``)."""
     r: Any = state.round  # boxed once: the compiled build then hands the same objects to each pick
     t: Any = state.turn
     if KEEP[state.seats] == 1:  # 2 players: one kept, one other discarded
-        return [_PICK(r, t, player, [keep], [other]) for keep, other in _pick_pairs(state, player)]
-    return [_PICK(r, t, player, [first, second]) for first, second in _pick_pairs(state, player)]
+        return [_PICK(r, t, player, [keep], [other]) for keep, other in pairs]
+    return [_PICK(r, t, player, [first, second]) for first, second in pairs]
 
 
 def _pick(state: Table, player: str, pair: tuple[str, str]) -> Pick:
@@ -609,7 +614,11 @@ class LegalMoves:
 
     def picks(self) -> list[Pick]:
         """The picks among these moves (exploring), in seat order (``picks``)."""
-        return [pick for p in self.players for pick in picks(self.state, p)] if self.due.kind == "pick" else []
+        if self.due.kind != "pick":
+            return []
+        state, pairs = self.state, self._pairs
+        each = [_picks(state, p, pairs.get(p) or _pick_pairs(state, p)) for p in self.players]
+        return each[0] if len(each) == 1 else [pick for theirs in each for pick in theirs]
 
     def ends(self) -> list[End]:
         """The sets of copy choices among these moves (the end: ``ends``)."""
