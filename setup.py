@@ -11,6 +11,7 @@ from setuptools import setup
 # The modules each validated event runs through, and those of self-play (the legal moves, the
 # bundled policies). Not catalog.py: its tests swap its loaders.
 COMPILED = [
+    "bkref/bots/lookahead.py",
     "bkref/bots/policies.py",
     "bkref/game/building.py",
     "bkref/game/dealing.py",

@@ -65,12 +65,13 @@ from typing import Any
 import msgspec
 
 from bkref.bots.simulate import simulate, to_jsonl
+from bkref.game.engine import CHECKPOINT
 from bkref.game.events import Event
 from bkref.game.moves import Lister, builds
 from bkref.io.batch import Local
 from bkref.io.referee import Step, check, check_item, play
 from bkref.io.standings import aggregate, game_record, to_json
-from bkref.views.navigation import CHECKPOINT, load
+from bkref.views.navigation import load
 from bkref.views.viewer import Viewer, draw, renderer, screen
 from tests import mistakes
 
@@ -196,7 +197,7 @@ def memory_figures(four: list[Path], folder: Path) -> None:
         max(step_times) < 0.020,
     )
     made = []
-    for index in range(CHECKPOINT - 1, len(steps), 7 * CHECKPOINT):  # the farthest from a kept state, none made yet
+    for index in range(CHECKPOINT - 2, len(steps), 7 * CHECKPOINT):  # the farthest from a kept state, none made yet
         begin = time.perf_counter()
         steps[index].state  # noqa: B018 (what is timed: the state made again)
         made.append(time.perf_counter() - begin)
@@ -548,6 +549,12 @@ def bot_figures(folder: Path, games: int, repeat: int) -> None:
     )
     spec = f"cmd:{sys.executable} {folder / 'instant.py'}"
     python = best_in_turn(1, lambda: [simulate(4, seed) for seed in range(games)])[0]
+    played, floor, asked = over_real_games(spec, games, repeat)
+    print(
+        f"{games} 4-player games of 4 instant bot programs, unsealed, per decision ({asked:,} decisions): "
+        f"bkref {played / asked * 1e6:.0f} us, the same bytes each way between the same bots and a bare "
+        f"driver {floor / asked * 1e6:.0f} us; ratio {played / floor:.2f} (target at most 1.5)"
+    )
     for sealed_too in (True, False):
         start = time.perf_counter()
         for _ in run(simulate_jobs(4, 0, [spec], games), Local(), BotOptions(seal=Seal(sealed=sealed_too))):
@@ -558,6 +565,64 @@ def bot_figures(folder: Path, games: int, repeat: int) -> None:
             f"reused: {games / took:.1f} games/s ({took / games * 1000:.0f} ms a game; the random policy "
             f"in-process: {python / games * 1000:.0f} ms a game)"
         )
+
+
+def over_real_games(spec: str, games: int, repeat: int) -> tuple[float, float, int]:
+    """bkref's time for ``games`` 4-player games of 4 bots ``spec`` (unsealed, one process a
+    seat for the run), beside a bare driver that moves the same bytes between the same bots:
+    it starts them, writes each one what bkref wrote it and, where bkref read a line, reads
+    one, writing first what every bot asked at once was sent (as bkref asks simultaneous picks
+    together), and nothing else: no rules, no views, no encoding. Best of ``repeat`` each, in
+    turn; and the decisions asked. The traffic is what bkref's ``--bot-trace`` sees, taken
+    where the program records it (``Program._traced``)."""
+    from bkref.bots import program
+    from bkref.bots.sealing import Seal
+    from bkref.bots.seats import BotOptions
+    from bkref.bots.tournament import run, simulate_jobs
+    from bkref.io.batch import Local
+
+    traffic: list[tuple[int, bool, bytes]] = []  # (bot, bkref wrote it, the line)
+    ids: dict[int, int] = {}
+    traced = program.Program._traced
+
+    def recording(self: program.Program, who: str, line: bytes) -> None:
+        traffic.append((ids.setdefault(id(self), len(ids)), who == "bkref>", line))
+
+    def play() -> None:
+        for _ in run(simulate_jobs(4, 0, [spec], games), Local(), BotOptions(seal=Seal(sealed=False))):
+            pass
+
+    program.Program._traced = recording  # type: ignore[method-assign]
+    try:
+        play()
+    finally:
+        program.Program._traced = traced  # type: ignore[method-assign]
+    asked = sum(1 for _, sent, line in traffic if sent and line.startswith(b'{"type":"decide"'))
+    command = spec.removeprefix("cmd:").split()
+
+    def bare() -> None:
+        bots = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in ids]
+        pending = [bytearray() for _ in bots]
+        asking = [False] * len(bots)
+        for bot, sent, line in traffic:
+            if sent:
+                pending[bot] += line
+                asking[bot] = asking[bot] or line.startswith((b'{"type":"decide"', b'{"type":"hello"'))
+                continue
+            for other, process in enumerate(bots):  # what every bot asked was sent, then the reply
+                if asking[other] or other == bot:
+                    process.stdin.write(pending[other])  # type: ignore[union-attr]
+                    process.stdin.flush()  # type: ignore[union-attr]
+                    pending[other].clear()
+                    asking[other] = False
+            bots[bot].stdout.readline()  # type: ignore[union-attr]
+        for process, rest in zip(bots, pending):
+            process.stdin.write(rest)  # type: ignore[union-attr]
+            process.stdin.close()  # type: ignore[union-attr]
+            process.wait()
+
+    played, floor = best_in_turn(repeat, play, bare)
+    return played, floor, asked
 
 
 Decision = tuple[str, Any, str | None]

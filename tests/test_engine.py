@@ -463,5 +463,39 @@ def test_the_engine_exports_its_names_and_the_tables() -> None:
     names: dict[str, object] = {}
     exec("from bkref.game.engine import *", names)
     assert sorted(n for n in names if n != "__builtins__") == [
-        "Due", "HAND_SIZE", "History", "KEEP", "ROUNDS", "State", "Violation", "apply"
+        "CHECKPOINT", "Due", "HAND_SIZE", "History", "KEEP", "ROUNDS", "State", "Violation", "apply"
     ]  # fmt: skip
+
+
+def test_a_history_goes_back_and_to_any_position_as_playing_did() -> None:
+    """``History`` keeps a state every CHECKPOINT events, not one an event: every position it
+    makes again, and the state ``pop`` leaves, is the state playing the events made."""
+    import pickle
+    import random
+
+    from bkref.game.engine import CHECKPOINT, History
+    from bkref.io.logfile import Record
+    from bkref.io.sources import read
+
+    def value(state: State) -> dict[str, bytes]:
+        return {name: pickle.dumps(held) for name, held in state.fields().items()}
+
+    events = [r.event for r in read("replays/4p-ann-bob-cid-dee.jsonl") if isinstance(r, Record)]
+    assert len(events) > CHECKPOINT + 5
+    game, seen = History(), [value(State())]
+    for event in events:
+        assert game.push(event) == []
+        seen.append(value(game.state))
+    for played in random.Random(3).sample(range(len(events) + 1), len(events) + 1):
+        assert value(game.state_after(played)) == seen[played], played
+    for played in reversed(range(len(events) - CHECKPOINT - 5, len(events))):  # back over a kept state
+        assert game.pop() == events[played]
+        assert value(game.state) == seen[played]
+        assert value(game.state_after(played - 1)) == seen[played - 1]
+    for event in events[len(game.events) :]:  # and on again, the same
+        game.push(event)
+    assert value(game.state) == seen[-1] and game.events == events
+    assert all(value(game.state_after(n)) == seen[n] for n in range(0, len(events) + 1, 5))
+    assert len(game._kept) == len(events) // CHECKPOINT + 1  # a state a CHECKPOINT, once each
+    with pytest.raises(IndexError):
+        game.state_after(len(events) + 1)

@@ -17,7 +17,7 @@
   them (``policies.random_build``, ``random_pick``) against the policy choosing from the
   lists, with the same seeded generator.
 - What a move adds to ``greedy``'s outlook, from the fiefs it changes alone
-  (``fiefs.Lookahead``; a pair of claims from each one alone where they are apart,
+  (``bkref.bots.lookahead``; a pair of claims from each one alone where they are apart,
   ``policies.Claims``), against the outlook of a copy of the board with the move made:
   every build and claim on random positions and at the decisions of seeded games.
 - ``greedy``'s weighing of copy choices, each player's scored once, against every set of
@@ -41,6 +41,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bkref.bots.lookahead import Lookahead
 from bkref.bots.policies import (
     Claims,
     Outlook,
@@ -57,7 +58,7 @@ from bkref.game.catalog import ADJACENT, BASIC_RESOURCES, BOARD, CARDS, COPY_CAR
 from bkref.game.ending import copy_choices
 from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick, Rulings
-from bkref.game.fiefs import RESOURCES, BitBoard, Lookahead, fief_squares, fiefs_of, harvest
+from bkref.game.fiefs import RESOURCES, BitBoard, fief_squares, fiefs_of, harvest
 from bkref.game.knowledge import view
 from bkref.game.position import Position
 from bkref.game.results import FinalScore

@@ -20,11 +20,11 @@ import msgspec
 import pytest
 
 from bkref.bots.simulate import simulate, to_jsonl
-from bkref.game.engine import State
+from bkref.game.engine import CHECKPOINT, State
 from bkref.io.referee import check_item, log_paths, play
 from bkref.io.report import sarif
 from bkref.views.narration import LISTED, earlier_problems
-from bkref.views.navigation import CHECKPOINT, load
+from bkref.views.navigation import load
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 GAME = to_jsonl(simulate(4, 1, "random"))  # 116 events

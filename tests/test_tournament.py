@@ -29,17 +29,15 @@ from bkref.io.batch import Local
 from bkref.io.intervals import mean_interval, t_quantile, wilson
 from bkref.io.referee import check
 from bkref.io.standings import game_record
-from bkref.io.tournament import (
-    CSV_HEADER,
+from bkref.io.tournament.records import BotSeat, TournamentRecord, tournament_record
+from bkref.io.tournament.tables import CSV_HEADER
+from bkref.io.tournament.tally import (
     MIN_DEALS,
-    BotSeat,
-    TournamentRecord,
     TournamentStandings,
     aggregate,
     confident,
     difference,
     ratings,
-    tournament_record,
 )
 from tests.conftest import REPLAYS, ROOT
 from tests.test_standings import TextSnapshot
@@ -230,6 +228,23 @@ def test_without_a_control_game_the_candidate_is_paired_with_the_other_bots() ->
     assert found is not None
     assert (found.against, found.deals) == ("others", 2)
     assert found.mean == statistics.fmean([(100 + 95) / 2 - (80 + 90) / 2, (70 + 85) / 2 - (75 + 60) / 2])
+
+
+def test_with_illegal_games_counted_the_paired_difference_counts_them_too() -> None:
+    """``--include-illegal`` counts an illegal game with a final score in every figure, the paired
+    difference included (it left them out of the difference alone)."""
+    games = [
+        record(1, 1, [seat("ann", "new", 100), seat("bob", "old", 80)]),
+        record(2, 2, [seat("ann", "old", 90), seat("bob", "new", 95)]),
+    ]
+    games = [msgspec.structs.replace(g, candidate="new") for g in games]
+    games[1] = msgspec.structs.replace(games[1], status="illegal")
+    counted = aggregate(games, include_illegal=True)
+    assert counted.counted == 2 and counted.bots[0].deals == 2
+    assert counted.difference == difference(games, include_illegal=True)
+    assert counted.difference is not None and counted.difference.deals == 2
+    legal = aggregate(games).difference
+    assert legal is not None and legal.deals == 1
 
 
 # By bot, by hand

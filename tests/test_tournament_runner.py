@@ -275,6 +275,29 @@ def test_bot_programs_play_a_tournament_their_processes_reused(bkref, tmp_path: 
     assert all(m["bots"][seat]["faults"] == [] for m, seat in zip(meta, seats))
 
 
+def test_a_tournament_of_bot_programs_deals_from_a_seed_no_bot_can_try(bkref, tmp_path: Path) -> None:
+    """A deck is the shuffle of its seed: from seeds 1, 2, 3... a bot trying seeds against its
+    first hand would find its deal at once. Without --seed, a tournament where a bot program
+    plays deals from a seed drawn at random (kept in tournament.json, which --resume goes on
+    with); with bundled policies alone, from 1 as ever."""
+    bot = Path(__file__).parent.parent / "examples" / "bots" / "random_bot.py"
+    program = ["--players", 2, "--bot", f"prog=cmd:{sys.executable} {bot}", "--bot", "g=greedy", "--deals", 2]
+    for run in ("a", "b"):
+        assert bkref("tournament", *program, "-o", tmp_path / run).exit_code == 0
+    seeds = [json.loads((tmp_path / run / "tournament.json").read_text())["seed"] for run in ("a", "b")]
+    assert seeds[0] != seeds[1] and min(seeds) >= 2**32  # false once in 2**30 runs
+    assert [m["seed"] for m in metas(tmp_path / "a")] == [seeds[0]] * 2 + [seeds[0] + 1] * 2
+    played = sorted((tmp_path / "a").glob("*.jsonl"))
+    played[-1].unlink()
+    resumed = bkref("tournament", *program, "-o", tmp_path / "a", "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert sorted((tmp_path / "a").glob("*.jsonl")) == played
+    assert [m["seed"] for m in metas(tmp_path / "a")] == [seeds[0]] * 2 + [seeds[0] + 1] * 2
+    bundled = bkref("tournament", "--players", 2, "--bot", "r=random", "--bot", "g=greedy", "-o", tmp_path / "c",
+                    "--deals", 1)  # fmt: skip
+    assert bundled.exit_code == 0 and json.loads((tmp_path / "c" / "tournament.json").read_text())["seed"] == 1
+
+
 @pytest.mark.parametrize(
     ("args", "error"),
     [

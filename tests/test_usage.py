@@ -6,20 +6,32 @@ one of them as its own errors are worded, for every command and every option.
 
 from __future__ import annotations
 
+import ast
 import subprocess
 from enum import Enum
+from pathlib import Path
+from typing import Any
 
 import pytest
 import typer.main
-from typer._click import Command, Parameter
-from typer._click.types import IntRange
-from typer._types import TyperChoice
 
 from bkref.cli import app
 from tests.conftest import BKREF_COMMAND
 
 GROUP = typer.main.get_command(app)
-COMMANDS: dict[str, Command] = dict(GROUP.commands)  # type: ignore[attr-defined]
+COMMANDS: dict[str, Any] = dict(GROUP.commands)  # type: ignore[attr-defined]
+
+
+def choices(option: Any) -> list[str] | None:
+    """A choice option's choices (Click's ``Choice.choices``), else None."""
+    kind = getattr(option.type, "choices", None)
+    return None if kind is None else [str(c.value if isinstance(c, Enum) else c) for c in kind]
+
+
+def least(option: Any) -> int | None:
+    """An integer range's least value (Click's ``IntRange.min``), else None."""
+    value = getattr(option.type, "min", None)
+    return value if isinstance(value, int) else None
 
 
 def one_line(result) -> str:
@@ -89,15 +101,15 @@ def test_bkref_alone_still_prints_its_help(bkref) -> None:
     assert "Commands:" in result.stderr + result.stdout
 
 
-def names(param: Parameter) -> str:
+def names(param: Any) -> str:
     return "/".join(sorted([*param.opts, *param.secondary_opts], key=len))
 
 
-def options(command: Command, *, flags: bool) -> list[Parameter]:
+def options(command: Any, *, flags: bool) -> list[Any]:
     return [p for p in command.params if p.param_type_name == "option" and getattr(p, "is_flag", False) == flags]
 
 
-def needs_argument(command: Command) -> list[str]:
+def needs_argument(command: Any) -> list[str]:
     """A log argument when the command requires one, so that the option's error is the one found."""
     return ["game.jsonl"] if any(p.param_type_name == "argument" and p.required for p in command.params) else []
 
@@ -107,30 +119,36 @@ FLAGS = [(name, p) for name, command in COMMANDS.items() for p in options(comman
 
 
 @pytest.mark.parametrize(("name", "option"), VALUED, ids=[f"{n} {p.opts[0]}" for n, p in VALUED])
-def test_an_option_given_no_value_names_it_and_what_it_takes(bkref, name: str, option: Parameter) -> None:
+def test_an_option_given_no_value_names_it_and_what_it_takes(bkref, name: str, option: Any) -> None:
     line = one_line(bkref(name, option.opts[0]))
     assert line.startswith(f"{names(option)} needs a value: ")
-    kind = option.type
-    if isinstance(kind, TyperChoice):
-        assert all(str(c.value if isinstance(c, Enum) else c) in line for c in kind.choices)
-    elif isinstance(kind, IntRange):
-        assert line.endswith(f"a whole number from {kind.min} up")
+    listed = choices(option)
+    if listed is not None:
+        assert line.endswith(", ".join(listed[:-1]) + " or " + listed[-1])
+    elif least(option) is not None:
+        assert line.endswith(f"a whole number from {least(option)} up")
     else:
         assert line.endswith(f": {option.metavar}")
 
 
-TYPED = [(name, p) for name, p in VALUED if isinstance(p.type, TyperChoice | IntRange)]
+TYPED = [(name, p) for name, p in VALUED if choices(p) is not None or least(p) is not None]
+
+
+def test_the_kinds_of_option_are_found() -> None:
+    """The choices and ranges are known by Click's documented attributes: were they
+    renamed, every option would read as a plain value, and the tests above see nothing."""
+    assert {"validate --format", "validate --jobs", "replay --by"} <= {f"{n} {p.opts[0]}" for n, p in TYPED}
 
 
 @pytest.mark.parametrize(("name", "option"), TYPED, ids=[f"{n} {p.opts[0]}" for n, p in TYPED])
-def test_an_option_given_a_value_it_refuses_names_it_and_what_it_takes(bkref, name: str, option: Parameter) -> None:
+def test_an_option_given_a_value_it_refuses_names_it_and_what_it_takes(bkref, name: str, option: Any) -> None:
     line = one_line(bkref(name, option.opts[0], "nonsense", *needs_argument(COMMANDS[name])))
     assert line.startswith(f"{names(option)} must be ")
     assert line.endswith(", not 'nonsense'")
 
 
 @pytest.mark.parametrize(("name", "option"), FLAGS, ids=[f"{n} {p.opts[0]}" for n, p in FLAGS])
-def test_a_flag_given_a_value_says_it_takes_none(bkref, name: str, option: Parameter) -> None:
+def test_a_flag_given_a_value_says_it_takes_none(bkref, name: str, option: Any) -> None:
     flag = next(o for o in option.opts if o.startswith("--"))
     assert one_line(bkref(name, f"{flag}=1", *needs_argument(COMMANDS[name]))) == f"{names(option)} takes no value"
 
@@ -146,3 +164,25 @@ def test_an_unknown_option_lists_the_commands_options(bkref, name: str) -> None:
 def test_a_missing_argument_is_named(bkref, name: str) -> None:
     (argument,) = [p for p in COMMANDS[name].params if p.param_type_name == "argument"]
     assert one_line(bkref(name)).startswith(f"bkref {name} needs {argument.metavar}: ")
+
+
+def test_bkref_imports_no_private_module_of_another_package() -> None:
+    """Typer's Click (``typer._click``) and its other private modules change without notice
+    (Typer 0.29 removed ``typer._types``): bkref uses its public API only."""
+    private = []
+    for path in sorted(Path("bkref").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules = [node.module]
+            private += [
+                f"{path}: {m}"
+                for m in modules
+                if not m.startswith("bkref.") and any(p[:1] == "_" != p[1:2] for p in m.split("."))
+            ]
+    assert private == []
+
+
+def test_every_command_is_named_where_it_is_registered() -> None:
+    """``running`` finds the command to build by the name it was registered with."""
+    assert [info.name for info in app.registered_commands] == list(COMMANDS)

@@ -51,10 +51,11 @@ import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
+from bkref.bots.lookahead import Lookahead
 from bkref.game.catalog import BASIC_RESOURCES, CARDS, CITY_STRENGTH, COPY_CARDS, SKY_TOWERS
 from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick
-from bkref.game.fiefs import RESOURCE_INDEX, BitBoard, Group, Lookahead
+from bkref.game.fiefs import RESOURCE_INDEX, BitBoard, Group
 from bkref.game.knowledge import View
 from bkref.game.moves import LegalMoves, Lister, placements
 from bkref.game.position import Position

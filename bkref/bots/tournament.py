@@ -59,7 +59,7 @@ from bkref.bots.simulate import (
 )
 from bkref.io.batch import Cluster, Local, Runner
 from bkref.io.lazy import Made
-from bkref.io.tournament import Schedule
+from bkref.io.tournament.records import Schedule
 
 SCHEDULES: Final[tuple[Schedule, ...]] = ("rotate", "candidate", "random")
 NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")

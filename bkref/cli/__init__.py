@@ -14,21 +14,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
 from importlib import import_module
+from typing import Any
 
 import typer
-from typer._click import Command, Context, Parameter
-from typer._click.exceptions import (
-    BadOptionUsage,
-    BadParameter,
-    MissingParameter,
-    NoArgsIsHelpError,
-    NoSuchOption,
-    UsageError,
-)
-from typer._click.types import IntRange
-from typer._types import TyperChoice
 from typer.core import TyperCommand, TyperGroup
-from typer.main import get_command_name
 
 from bkref.cli.app import app, fail
 
@@ -47,16 +36,27 @@ class Commands(TyperGroup):
     Typer builds the group from ``app`` (``app.info.cls``, set below) and each command
     as a ``Parsed`` command; Click raises the errors while it parses the group's or a
     command's options and arguments, or finds the command: the places worded here.
+
+    Only Typer's public API is used: the classes of ``typer.core`` (subclassed as Typer's
+    manual does), ``typer.Context`` and ``typer.BadParameter``. The Click that Typer parses
+    with is its own (``typer._click`` since Typer 0.26), so its other usage errors are
+    known by what Click documents of them (``is_usage_error``), not by their classes, and
+    the contexts these methods are given are typed ``Any`` (Typer's ``Context`` is a
+    subclass of that Click's).
     """
 
-    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not args and self.no_args_is_help:  # bkref alone: Click's help, as ever
+            return super().parse_args(ctx, args)
         with _one_line(ctx):
             return super().parse_args(ctx, args)
 
-    def resolve_command(self, ctx: Context, args: list[str]) -> tuple[str | None, Command | None, list[str]]:
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         try:
             return super().resolve_command(ctx, args)
-        except UsageError:
+        except Exception as error:
+            if not is_usage_error(error):
+                raise
             from difflib import get_close_matches  # here: it would slow every start
 
             close = get_close_matches(args[0], list(self.commands), n=1)
@@ -67,7 +67,7 @@ class Commands(TyperGroup):
 class Parsed(TyperCommand):
     """A command of ``Commands``: its usage errors in one line."""
 
-    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         with _one_line(ctx):
             return super().parse_args(ctx, args)
 
@@ -78,60 +78,77 @@ for _info in app.registered_commands:
 
 
 @contextmanager
-def _one_line(ctx: Context) -> Iterator[None]:
+def _one_line(ctx: typer.Context) -> Iterator[None]:
     """Usage errors while parsing in ``ctx`` as bkref's one line."""
     try:
         yield
-    except NoArgsIsHelpError:  # bkref alone: the help, as ever
-        raise
-    except UsageError as error:
+    except Exception as error:
+        if not is_usage_error(error):
+            raise
         raise fail(usage_error(error, ctx)) from None
 
 
-def usage_error(error: UsageError, ctx: Context) -> str:
+def is_usage_error(error: BaseException) -> bool:
+    """Whether ``error`` is Click's usage error: a Click exception (``format_message``)
+    with the exit status 2 that Click's ``UsageError`` documents (its others exit 1)."""
+    return getattr(error, "exit_code", None) == 2 and callable(getattr(error, "format_message", None))
+
+
+def usage_error(error: Any, ctx: typer.Context) -> str:
     """A usage error while parsing in ``ctx`` in one line that names the option (or the
-    argument) and what it takes; the parser raises some without their context."""
+    argument) and what it takes; the parser raises some without their context.
+
+    Click's usage errors are told apart by the attributes its API documents: an unknown
+    option carries the ``possibilities`` it suggests, a misused one its ``option_name``; a
+    refused value is Typer's ``BadParameter``, and so is a missing argument, which carries
+    a ``param_type``.
+    """
     ctx = error.ctx or ctx
     command = ctx.command
-    if isinstance(error, NoSuchOption):
+    option_name = getattr(error, "option_name", None)
+    if option_name is not None and hasattr(error, "possibilities"):  # NoSuchOption
         options = ", ".join(_names(p) for p in command.get_params(ctx) if p.param_type_name == "option")
-        return f"{ctx.command_path} has no option {error.option_name}; its options: {options}"
-    if isinstance(error, BadOptionUsage):
-        option = next((p for p in command.get_params(ctx) if error.option_name in _opts(p)), None)
+        return f"{ctx.command_path} has no option {option_name}; its options: {options}"
+    if option_name is not None:  # BadOptionUsage
+        option = next((p for p in command.get_params(ctx) if option_name in _opts(p)), None)
         if option is not None:
             if getattr(option, "is_flag", False):
                 return f"{_names(option)} takes no value"
             return f"{_names(option)} needs a value: {_accepted(option, ctx)}"
-    if isinstance(error, MissingParameter) and error.param is not None and error.param.param_type_name == "argument":
-        what = _sentence(getattr(error.param, "help", ""))  # bkref's arguments all have their help
-        return f"{ctx.command_path} needs {error.param.human_readable_name}: {what}"
-    if isinstance(error, BadParameter) and error.param is not None:  # a value its type refused: "VALUE is not …"
+    param = error.param if isinstance(error, typer.BadParameter) else None
+    if param is not None and hasattr(error, "param_type") and param.param_type_name == "argument":  # MissingParameter
+        what = _sentence(getattr(param, "help", ""))  # a missing argument: bkref's arguments all have their help
+        return f"{ctx.command_path} needs {param.human_readable_name}: {what}"
+    if param is not None:  # a value its type refused: "VALUE is not …"
         value, is_not, _ = error.message.partition(" is not ")
         given = f", not {value}" if is_not else ""
-        return f"{_names(error.param)} must be {_accepted(error.param, ctx)}{given}"
+        return f"{_names(param)} must be {_accepted(param, ctx)}{given}"
     usage = " ".join([ctx.command_path, *command.collect_usage_pieces(ctx)])
     return f"{ctx.command_path}: {_sentence(error.format_message())}; usage: {usage}"
 
 
-def _opts(param: Parameter) -> list[str]:
+def _opts(param: Any) -> list[str]:
     return [*param.opts, *param.secondary_opts]
 
 
-def _names(option: Parameter) -> str:
+def _names(option: Any) -> str:
     """An option's names as its help gives them, short first: ``-j/--jobs``."""
     return "/".join(sorted(_opts(option), key=len))
 
 
-def _accepted(param: Parameter, ctx: Context) -> str:
+def _accepted(param: Any, ctx: typer.Context) -> str:
     """What ``param`` accepts, in words, for the kinds of option bkref has: a choice (``text,
     json or sarif``), a whole number from a least (``a whole number from 1 up``), else its
-    metavar (``N``)."""
+    metavar (``N``). The kinds are known by the attributes Click documents: a choice's
+    ``choices``, an integer range's ``min``."""
     kind = param.type
-    if isinstance(kind, TyperChoice):
-        return _either([str(c.value if isinstance(c, Enum) else c) for c in kind.choices])
-    if isinstance(kind, IntRange) and kind.min is not None:
-        return f"a whole number from {kind.min} up"
-    return param.make_metavar(ctx)
+    choices = getattr(kind, "choices", None)
+    if choices is not None:
+        return _either([str(c.value if isinstance(c, Enum) else c) for c in choices])
+    least = getattr(kind, "min", None)
+    if isinstance(least, int):
+        return f"a whole number from {least} up"
+    return str(param.make_metavar(ctx))
 
 
 def _either(choices: Sequence[str]) -> str:
@@ -185,7 +202,7 @@ def running(args: list[str]) -> typer.Typer:
     True
     """
     for info in app.registered_commands:
-        if args[:1] == [info.name or get_command_name(info.callback.__name__)]:  # type: ignore[union-attr]
+        if args[:1] == [info.name]:
             alone = copy.copy(app)
             alone.registered_commands = [info]
             return alone

@@ -11,6 +11,7 @@ from bkref.cli.app import app, fail
 
 
 @app.command(
+    "bot",
     short_help="Play a Python policy as a bot program (bkbot/1).",
     epilog="Manual: docs/bots.md",
 )

@@ -10,7 +10,7 @@ import typer
 from bkref.cli.app import app, fail
 
 
-@app.command(short_help="Print a rule's text and a log line that breaks it.", epilog="Manual: docs/rules.md")
+@app.command("explain", short_help="Print a rule's text and a log line that breaks it.", epilog="Manual: docs/rules.md")
 def explain(
     rule: Annotated[
         str | None,

@@ -11,7 +11,7 @@ import typer
 from bkref.cli.app import OutputFormat, ToOption, app, fail
 
 
-@app.command(short_help="List the legal moves at a position of a log.", epilog="Manual: docs/moves.md")
+@app.command("moves", short_help="List the legal moves at a position of a log.", epilog="Manual: docs/moves.md")
 def moves(
     log: Annotated[
         Path, typer.Argument(help="A game log (.jsonl); - for standard input.", metavar="LOG", show_default=False)

@@ -30,7 +30,7 @@ class Shown(StrEnum):
     seen = "seen"
 
 
-@app.command(short_help="Show a game on the board, position by position.", epilog="Manual: docs/replays.md")
+@app.command("replay", short_help="Show a game on the board, position by position.", epilog="Manual: docs/replays.md")
 def replay(
     log: Annotated[
         Path,

@@ -10,7 +10,9 @@ from bkref.cli.app import app, fail, write_output
 
 
 @app.command(
-    short_help="Print a JSON Schema: logs, scores, standings, views, seen events.", epilog="Manual: docs/log-format.md"
+    "schema",
+    short_help="Print a JSON Schema: logs, scores, standings, views, seen events.",
+    epilog="Manual: docs/log-format.md",
 )
 def schema(
     output: Annotated[

@@ -11,7 +11,7 @@ import typer
 from bkref.cli.app import OutputFormat, app, fail, fault_lines
 
 
-@app.command(short_help="Show where every golden carrot of a game came from.", epilog="Manual: docs/scores.md")
+@app.command("score", short_help="Show where every golden carrot of a game came from.", epilog="Manual: docs/scores.md")
 def score(
     log: Annotated[
         Path,

@@ -22,17 +22,23 @@ from bkref.cli.app import (
     app,
     bot_options,
     fail,
+    fault_lines,
     write_output,
 )
 from bkref.io.diagnostics import printable
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from bkref.bots.errors import OptionError
+    from bkref.bots.runs import Existing, Run
     from bkref.bots.seats import BotOptions
-    from bkref.cli.games import Existing
+    from bkref.bots.tournament import Job
 
 
-@app.command(short_help="Play legal games from a seed and write their logs.", epilog="Manual: docs/simulating.md")
+@app.command(
+    "simulate", short_help="Play legal games from a seed and write their logs.", epilog="Manual: docs/simulating.md"
+)
 def simulate(
     players: Annotated[str | None, typer.Option("--players", metavar="N", help="2, 3 or 4 players (required).")] = None,
     seed: Annotated[
@@ -107,6 +113,7 @@ def simulate(
     --policy 'cmd:COMMAND ARGS...', speaking bkbot/1 (docs/bot-protocol.md).
     """
     from bkref.bots.errors import OptionError, PolicyError
+    from bkref.bots.runs import RunError, make_folder
     from bkref.bots.seats import check_programs, fault_notes
     from bkref.bots.simulate import simulate, to_jsonl
     from bkref.game.events import Game
@@ -116,8 +123,6 @@ def simulate(
     try:
         game = parse_options(players, seed, specs)
         if bot_logs is not None:
-            from bkref.cli.games import make_folder
-
             make_folder(Path(bot_logs))
         hidden = [*([output] if games is not None else []), *([deck] if deck else [])]  # a run's games, its deck
         seal = (unsealed, bot_network, bot_limit)
@@ -147,6 +152,8 @@ def simulate(
     except PolicyError as error:
         if debug and error.traceback:
             sys.stderr.writelines(printable(line) + "\n" for line in error.traceback.splitlines())
+        raise fail(str(error)) from None
+    except RunError as error:
         raise fail(str(error)) from None
 
 
@@ -222,7 +229,7 @@ def deck_of(path: str) -> list[str]:
 
 def existing(resume: bool, force: bool) -> Existing:
     """What ``--resume`` and ``--force`` say to do with the files already at the games' names."""
-    from bkref.cli.games import Existing
+    from bkref.bots.runs import Existing
 
     if resume and force:
         raise fail("--resume and --force cannot be used together: keep the games written, or play them again")
@@ -233,20 +240,40 @@ def simulate_games(
     game: tuple[int, int, list[str]], games: int, folder: Path, jobs: int, bots: BotOptions, mode: Existing
 ) -> None:
     """Play ``games`` games from ``game``'s seed on, in ``jobs`` processes, one file each in
-    ``folder`` (``bkref.cli.games``: the tournament runner's, for one line-up)."""
+    ``folder`` (a ``bkref.bots.runs.Run``, as a tournament's games are written)."""
     from bkref.bots.tournament import simulate_jobs
-    from bkref.cli.games import stopped, write_games
     from bkref.io.batch import Local
     from bkref.views.progress import progress
 
-    planned = simulate_jobs(*game, games)
-    kept = 0
+    run = told(folder, simulate_jobs(*game, games), mode, bots)
     try:
         with progress(games, "simulate") as advance:
-            for _, was_kept in write_games(planned, folder, Local(jobs), bots, mode):
-                kept += was_kept
-                advance()
+            kept = run.play(Local(jobs), advance)
     except KeyboardInterrupt:
-        raise stopped(folder, planned) from None
+        raise stopped(run) from None
     before = f" ({kept} kept from before)" if kept else ""
-    print(printable(f"wrote {games} games to {folder}{before}: {planned[0].name} to {planned[-1].name}"))
+    print(printable(f"wrote {games} games to {folder}{before}: {run.jobs[0].name} to {run.jobs[-1].name}"))
+
+
+def told(folder: Path, jobs: Sequence[Job], mode: Existing, bots: BotOptions) -> Run:
+    """The run of ``jobs`` into ``folder`` that says on standard error each game it plays again
+    and each bot program that faulted in a game written."""
+    from bkref.bots.runs import Run
+
+    def note(line: str) -> None:
+        print(printable(f"bkref: {line}"), file=sys.stderr)
+
+    def faults(path: Path, log: str) -> None:
+        import msgspec
+
+        meta = msgspec.json.decode(log[: log.index("\n")]).get("meta")
+        sys.stderr.writelines(fault_lines(path, meta, bots.max_faults))
+
+    return Run(folder, jobs, mode, bots, note, faults)
+
+
+def stopped(run: Run) -> typer.Exit:
+    """After Ctrl-C stopped ``run``: say how many of its games are there, kept by ``--resume``,
+    and return the exit (status 130) to raise."""
+    print(printable(f"bkref: {run.stopped()}"), file=sys.stderr)
+    return typer.Exit(130)

@@ -18,7 +18,9 @@ class StandingsFormat(StrEnum):
     json = "json"
 
 
-@app.command(short_help="Who won many games, by player, seat and parchment.", epilog="Manual: docs/standings.md")
+@app.command(
+    "standings", short_help="Who won many games, by player, seat and parchment.", epilog="Manual: docs/standings.md"
+)
 def standings(
     paths: Annotated[
         list[Path],
@@ -54,8 +56,9 @@ def standings(
     from bkref.io.referee import Report, check, log_paths
     from bkref.io.sources import STDIN
     from bkref.io.standings import exit_status, to_csv, to_json
-    from bkref.io.tournament import FolderError, TournamentStandings, manifest_of
-    from bkref.io.tournament import standings as standings_of
+    from bkref.io.tournament.folder import FolderError, manifest_of
+    from bkref.io.tournament.folder import standings as standings_of
+    from bkref.io.tournament.tally import TournamentStandings
     from bkref.views.progress import progress
 
     logs: list[Path | Report] = []

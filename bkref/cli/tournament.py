@@ -25,7 +25,7 @@ from bkref.cli.app import (
     bot_options,
     fail,
 )
-from bkref.cli.simulate import deck_of, existing, stop_bots_on_sigterm, worded
+from bkref.cli.simulate import deck_of, existing, stop_bots_on_sigterm, stopped, told, worded
 from bkref.cli.standings import StandingsFormat
 
 
@@ -36,15 +36,13 @@ class ScheduleChoice(StrEnum):
 
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from bkref.bots.tournament import Deal, Job
-    from bkref.cli.games import Existing
-    from bkref.io.tournament import Ended, Manifest, TournamentRecord
+    from bkref.bots.tournament import Deal
 
 
 @app.command(
-    short_help="Play bots against each other on a fair schedule, then rate them.", epilog="Manual: docs/tournaments.md"
+    "tournament",
+    short_help="Play bots against each other on a fair schedule, then rate them.",
+    epilog="Manual: docs/tournaments.md",
 )
 def tournament(
     players: Annotated[int, typer.Option("--players", metavar="N", help="2, 3 or 4 players.", show_default=False)],
@@ -79,7 +77,13 @@ def tournament(
         typer.Option("--deals", metavar="K", min=1, help="How many deals (default 100; with --deck, all of them)."),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", metavar="S", min=0, help="The first deal's seed (default 1).")
+        int | None,
+        typer.Option(
+            "--seed",
+            metavar="S",
+            min=0,
+            help="The first deal's seed (default 1; with a bot program, drawn at random and kept in tournament.json).",
+        ),
     ] = None,
     deck: Annotated[
         list[str] | None,
@@ -127,24 +131,12 @@ def tournament(
     which bots share its game. A run stopped by Ctrl-C, a crash or a lost machine goes on
     with --resume, and the folder ends as an uninterrupted run's, byte for byte.
     """
-    import msgspec
-
     from bkref.bots.errors import OptionError, PolicyError
+    from bkref.bots.runs import RunError, Tournament, first_seed
     from bkref.bots.seats import check_programs
     from bkref.bots.tournament import check_policies, parse_bot, seed_deals
-    from bkref.bots.tournament import schedule as schedule_of
     from bkref.cli.app import on_runner
-    from bkref.cli.games import make_folder, refuse_existing, stopped, write_games
     from bkref.io.diagnostics import printable
-    from bkref.io.tournament import (
-        TOURNAMENT_FILE,
-        Leader,
-        Manifest,
-        aggregate,
-        confident,
-        difference,
-        tournament_record,
-    )
     from bkref.views.progress import progress
     from bkref.views.tournamentview import write_report
 
@@ -154,9 +146,9 @@ def tournament(
         bots = [parse_bot(text) for text in bot]
         if deck is not None and seed is not None:
             raise fail("--seed and --deck cannot be used together: the deals come from seeds or from logs")
-        first = 1 if seed is None else seed
+        first = first_seed(seed, Path(output), mode, bots)
         dealt = decks_of(deck, deals) if deck is not None else seed_deals(first, 100 if deals is None else deals)
-        planned = schedule_of(schedule.value, players, bots, dealt, candidate)
+        cup = Tournament(players, schedule.value, bots, dealt, candidate, until_confident)
         if until_confident and candidate is None:
             raise fail("--until-confident needs --candidate NAME: the run stops on the candidate's paired difference")
         check_policies(bots)  # before any file is written
@@ -166,53 +158,25 @@ def tournament(
         options = bot_options(move_time, max_faults, bot_logs, seal, hidden, policies, bot_trace)
         if not start_fallback:
             check_programs(policies, options.seal)
-        manifest = Manifest(
-            "bkref-tournament/1",
-            players,
-            schedule.value,
-            {b.name: b.policy for b in bots},
-            candidate,
-            len(dealt),
-            None if deck is not None else first,
-            None if deck is None else [d.source or "" for d in dealt],
-            until_confident,
-        )
-        folder = Path(output)
-        make_folder(folder)
-        held = folder / TOURNAMENT_FILE
-        check_manifest(held, manifest, mode)
-        refuse_existing(folder, [job.name for job in planned], mode)
-        refuse_others(folder, planned)
-        if bot_logs is not None:
-            make_folder(Path(bot_logs))
-        write_manifest(held, manifest)
-        per_deal = len(planned) // len(dealt)
-        records: list[TournamentRecord] = []
-        leader = Leader()
-        ended: Ended = "deals"
+        run = told(Path(output), cup.jobs, mode, options)
+        cup.prepare(run)
         try:
             with (
-                on_runner(jobs, dask, dask_timeout) as run,
-                progress(len(planned), "tournament", noted=True) as advance,
+                on_runner(jobs, dask, dask_timeout) as runner,
+                progress(len(cup.jobs), "tournament", noted=True) as advance,
             ):
-                games = write_games(planned, folder, run, options, mode)
-                for job, _ in games:
-                    records.append(tournament_record(folder / job.name))
-                    advance(leader.after(records[-1]))
-                    if until_confident and len(records) % per_deal == 0 and confident(difference(records)):
-                        ended = "until-confident"
-                        games.close()
-                        break
+                standings = cup.play(run, runner, advance, prepared=True, keep_games=output_format == "json")
         except KeyboardInterrupt:
-            raise stopped(folder, planned) from None
-        write_manifest(held, msgspec.structs.replace(manifest, ended=ended))
+            raise stopped(run) from None
     except OptionError as error:
         raise fail(worded(error, players)) from None
     except PolicyError as error:
         if debug and error.traceback:
             sys.stderr.writelines(printable(line) + "\n" for line in error.traceback.splitlines())
         raise fail(str(error)) from None
-    write_report(aggregate(records, ended), output_format.value, sys.stdout)
+    except RunError as error:
+        raise fail(str(error)) from None
+    write_report(standings, output_format.value, sys.stdout)
 
 
 def decks_of(paths: list[str], count: int | None) -> list[Deal]:
@@ -237,78 +201,3 @@ def decks_of(paths: list[str], count: int | None) -> list[Deal]:
         raise fail(f"--deals {count}: --deck gives only {len(decks)} different decks")
     chosen = list(decks.items())[:count]
     return [Deal(n, list(cards), source=source) for n, (cards, source) in enumerate(chosen, 1)]
-
-
-def refuse_others(folder: Path, planned: Sequence[Job]) -> None:
-    """``fail`` when ``folder`` holds games of a tournament (by their names) that this one would not
-    write: its standings would count them. Nothing is removed: that is the user's to do."""
-    names = {job.name for job in planned}
-    others = sorted(p.name for p in folder.glob("game-*-deal-*.jsonl") if p.name not in names)
-    if others:
-        more = f" and {len(others) - 1} more" if len(others) > 1 else ""
-        raise fail(
-            f"{folder} holds games that are not this tournament's ({others[0]}{more}): "
-            "remove them, or give another folder"
-        )
-
-
-def check_manifest(path: Path, manifest: Manifest, mode: Existing) -> None:
-    """``fail`` when the folder holds a tournament that this run may not go on with or replace."""
-    import msgspec
-
-    from bkref.cli.games import Existing
-    from bkref.io.tournament import Manifest
-
-    if not path.exists() and not path.is_symlink():
-        return
-    if mode is Existing.refuse:
-        raise fail(f"{path} exists: --resume goes on with its tournament, --force plays a new one over it")
-    if mode is Existing.resume:
-        try:
-            held = msgspec.json.decode(path.read_bytes(), type=Manifest)
-        except (OSError, msgspec.DecodeError, msgspec.ValidationError) as error:
-            raise fail(f"{path}: cannot be read ({error}); --force plays the tournament again") from None
-        differs = [
-            f"{_OPTION_OF[name]} differs (it was {_shown(getattr(held, name))}, now {_shown(getattr(manifest, name))})"
-            for name in manifest.__struct_fields__
-            if name != "ended" and getattr(held, name) != getattr(manifest, name)
-        ]
-        if differs:
-            raise fail(f"{path} is another tournament: {'; '.join(differs)}; --resume goes on only with the same one")
-
-
-_OPTION_OF = {
-    "format": "its format",
-    "players": "--players",
-    "schedule": "--schedule",
-    "bots": "--bot",
-    "candidate": "--candidate",
-    "deals": "--deals",
-    "seed": "--seed",
-    "decks": "--deck",
-    "until_confident": "--until-confident",
-}
-"""The option of ``bkref tournament`` that sets each field of a ``Manifest``."""
-
-
-def _shown(value: object) -> str:
-    """A manifest's value as the refusal quotes it: bots as NAME=POLICY, lists joined, None as 'none'."""
-    from bkref.io.diagnostics import printable
-
-    if isinstance(value, dict):
-        return printable(" ".join(f"{name}={policy}" for name, policy in value.items()))
-    if isinstance(value, list):
-        return printable(" ".join(str(v) for v in value))
-    return "none" if value is None else printable(str(value))
-
-
-def write_manifest(path: Path, manifest: Manifest) -> None:
-    """Write ``tournament.json``, whole or not at all."""
-    import msgspec
-
-    from bkref.cli.app import write_atomically
-
-    try:
-        write_atomically(path, msgspec.json.format(msgspec.json.encode(manifest), indent=2) + b"\n")
-    except OSError as error:
-        raise fail(f"cannot write {path}: {error.strerror or error}") from None

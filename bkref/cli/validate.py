@@ -11,7 +11,7 @@ import typer
 from bkref.cli.app import DaskOption, DaskTimeoutOption, ValidateFormat, app, fail, fault_lines, on_runner
 
 
-@app.command(short_help="Check game logs against the rules.", epilog="Manual: docs/refereeing.md")
+@app.command("validate", short_help="Check game logs against the rules.", epilog="Manual: docs/refereeing.md")
 def validate(
     paths: Annotated[
         list[Path],

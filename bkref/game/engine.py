@@ -4,7 +4,8 @@
 questions asked of it) that plays events. ``state.play(event)`` applies an event in
 place and returns the violations it found (empty when legal), and ``apply(state,
 event)`` is the pure form, which leaves ``state`` untouched and returns the next state.
-Replay and stepping back keep the states. There is no I/O here: reading logs is ``bkref.io.logfile``.
+``History`` keeps a game's events, to step back and to go to any position. There is no
+I/O here: reading logs is ``bkref.io.logfile``.
 
 An illegal event is reported and skipped, so that one run lists every problem: its
 effects are not applied. Some events are still applied after a report, because what
@@ -41,7 +42,7 @@ from bkref.game.flow import on_build, on_pick
 from bkref.game.results import FinalScore
 from bkref.game.table import HAND_SIZE, KEEP, ROUNDS, Due, Skip, Table, Violation
 
-__all__ = ["HAND_SIZE", "KEEP", "ROUNDS", "Due", "History", "State", "Violation", "apply"]
+__all__ = ["CHECKPOINT", "HAND_SIZE", "KEEP", "ROUNDS", "Due", "History", "State", "Violation", "apply"]
 
 
 class State(Table):
@@ -110,8 +111,18 @@ def apply(state: State, event: Event) -> tuple[State, list[Violation]]:
     return new, new.play(event)
 
 
+CHECKPOINT: Final = 64
+"""Events between two states a ``History`` keeps: any position is at most this many events away."""
+
+
 class History:
-    """A game played event by event that can step back, like a chess board's push and pop.
+    """A game played event by event that can step back, like a chess board's push and pop,
+    and go to any position: the one history of a game, for the library and the viewer.
+
+    It keeps the events, a state every ``CHECKPOINT`` events and the few states asked for
+    last, not a state per event: a position is at most ``CHECKPOINT`` events of play from
+    a kept one, and a game of thousands of events keeps a few dozen states. ``state`` is
+    the state after every event, played in place by ``push``, as a chess board is.
 
     >>> from bkref.game.events import Game, Deal
     >>> game = History()
@@ -123,24 +134,72 @@ class History:
     (['ann', 'bob', 'cid'], 'game')
     """
 
+    RECENT: Final = 4
+    """The states asked for last that are kept (a replay's screen shows two: before and after)."""
+
     def __init__(self) -> None:
-        self.states = [State()]
         self.events: list[Event] = []
+        self._now = State()
+        self._kept = [State()]  # the states after 0, CHECKPOINT, 2 * CHECKPOINT... events
+        self._recent: dict[int, State] = {}  # the states after so many events, asked for last
 
     @property
     def state(self) -> State:
         """The state after the events so far (do not change it: ``push`` the next event)."""
-        return self.states[-1]
+        return self._now
 
     def push(self, event: Event) -> list[Violation]:
-        """Play ``event`` on a copy of the state, keep both, and return what it broke."""
-        after, found = apply(self.state, event)
-        self.states.append(after)
-        self.events.append(event)
+        """Play ``event``, keep it, and return what it broke."""
+        found = self._now.play(event)
+        self.follow(event, self._now)
         return found
+
+    def follow(self, event: Event, after: State) -> None:
+        """Keep ``event``, which another loop has played already (the referee's): ``after``
+        is the state it left, which becomes this history's ``state``."""
+        self.events.append(event)
+        self._now = after
+        if len(self.events) % CHECKPOINT == 0:
+            self._kept.append(after.copy())
 
     def pop(self) -> Event:
         """Step back over the last event; return it. ``IndexError`` when there is none."""
         event = self.events.pop()
-        self.states.pop()
+        played = len(self.events)
+        del self._kept[played // CHECKPOINT + 1 :]
+        for later in [n for n in self._recent if n > played]:
+            del self._recent[later]
+        self._now = self._made(played).copy()
         return event
+
+    def state_after(self, played: int) -> State:
+        """The state after the first ``played`` events (do not change it). It is played from
+        the nearest state kept before it, on a copy, and kept among the last few asked for.
+
+        >>> from bkref.game.events import Game
+        >>> game = History()
+        >>> game.push(Game(format="bkref/1", players=["ann", "bob"]))
+        []
+        >>> game.state_after(0).due().kind, game.state_after(1).due().kind
+        ('game', 'deal')
+        """
+        if played == len(self.events):
+            return self._now
+        if not 0 <= played < len(self.events):
+            raise IndexError(f"a state after {played} events, of {len(self.events)}")
+        state = self._made(played)
+        self._recent[played] = state  # the last made or asked for is the last to go
+        if len(self._recent) > self.RECENT:
+            del self._recent[next(iter(self._recent))]
+        return state
+
+    def _made(self, played: int) -> State:
+        """The state after ``played`` events, from the recent ones or the nearest kept one."""
+        state = self._recent.pop(played, None)
+        if state is None:
+            start = played - played % CHECKPOINT
+            start = max((n for n in self._recent if start <= n < played), default=start)
+            state = (self._recent[start] if start in self._recent else self._kept[start // CHECKPOINT]).copy()
+            for event in self.events[start:played]:
+                state.play(event)
+        return state

@@ -22,7 +22,7 @@ until its ``Fief`` is asked for.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from bkref.game.catalog import (
     ADJACENT,
@@ -47,7 +47,8 @@ RESOURCE_INDEX: Final = {name: k for k, name in enumerate(RESOURCES)}
 """Each resource's place in ``RESOURCES``: its bit in a fief's resources."""
 _ADJACENT: Final = [sum(SQUARE_BIT[other] for other in ADJACENT[name]) for name in SQUARES]
 _STRENGTH: Final = CITY_STRENGTH  # a constant of this module: the compiled build reads it directly
-_MAKES: Final = {card.id: card.produces for card in CARDS.values() if card.produces}
+MAKES: Final = {card.id: card.produces for card in CARDS.values() if card.produces}
+"""What each farm card produces (E2); a trading post produces what its owner declares (H1)."""
 _PRINTED_CITIES: Final = sum(SQUARE_BIT[name] for name, square in BOARD.items() if square.printed_city)
 _PRINTED_STRENGTH: Final = [1 if BOARD[name].printed_city else 0 for name in SQUARES]
 _TERRAIN_RESOURCE: Final = [1 << RESOURCE_INDEX[r] if (r := BOARD[name].resource) else 0 for name in SQUARES]
@@ -99,7 +100,7 @@ _SQUARE_BYTES: Final = _by_byte(SQUARES)
 _RESOURCE_BYTES: Final = _by_byte(RESOURCES)
 
 
-def _split(mine: int, seeds: int, links: list[int], strength: list[int], resources: list[int]) -> list[Group]:
+def fief_groups(mine: int, seeds: int, links: list[int], strength: list[int], resources: list[int]) -> list[Group]:
     """The fiefs of the squares ``mine`` that hold a square of ``seeds`` (all of them when
     ``seeds`` is ``mine``), by first square: a breadth-first search on bits."""
     out = []
@@ -188,7 +189,7 @@ class BitBoard:
                 strength[i] += _STRENGTH[on]
                 cities |= 1 << i
                 continue
-            product = declared.get(sq) if on == "trading_post" else _MAKES.get(on)
+            product = declared.get(sq) if on == "trading_post" else MAKES.get(on)
             if product:
                 k = RESOURCE_INDEX[product]
                 resources[i] |= 1 << k
@@ -205,7 +206,7 @@ class BitBoard:
         found = self._groups.get(player)
         if found is None:
             mine = self.owned[player]
-            found = self._groups[player] = _split(mine, mine, self.links, self.strength, self.resources)
+            found = self._groups[player] = fief_groups(mine, mine, self.links, self.strength, self.resources)
         return found
 
     def carrots(self, player: str) -> int:
@@ -214,7 +215,7 @@ class BitBoard:
         fiefs = self._groups.get(player)
         if fiefs is None:
             mine = self.owned[player]
-            fiefs = _split(mine, mine & self.cities, self.links, self.strength, self.resources)
+            fiefs = fief_groups(mine, mine & self.cities, self.links, self.strength, self.resources)
         total = 0
         for _, strength, made in fiefs:
             total += strength * made.bit_count()
@@ -232,102 +233,6 @@ class BitBoard:
         for made in self.made:
             out |= made
         return out
-
-
-class Lookahead:
-    """``player``'s fiefs in ``position`` (as bitmasks, ``groups``), and those a change would
-    remake: what looking ahead on a copy of the board would find, without the copy.
-
-    ``built`` and ``claimed`` each return the fiefs that change, as they are now and as
-    they would be (every other fief stays as it is).
-
-    >>> from bkref.game.position import Position
-    >>> p = Position()
-    >>> for sq in ("A2", "A3", "C2"): p.claim(sq, "ann")
-    >>> ahead = Lookahead(p, "ann")
-    >>> [names(squares) for squares, _, _ in ahead.groups]
-    [('A2', 'A3'), ('C2',)]
-    >>> before, after = ahead.built("city2", ["A3"])  # strength 2 more, on the fief of A2 and A3
-    >>> [(names(squares), strength) for squares, strength, _ in before + after]
-    [(('A2', 'A3'), 0), (('A2', 'A3'), 2)]
-    >>> before, after = ahead.claimed(["B2"])  # B2 joins both fiefs into one
-    >>> [names(squares) for squares, _, _ in before], [names(squares) for squares, _, _ in after]
-    ([('A2', 'A3'), ('C2',)], [('A2', 'A3', 'B2', 'C2')])
-    """
-
-    __slots__ = ("board", "fief", "groups", "mine", "player")
-
-    def __init__(self, position: Position, player: str, board: BitBoard | None = None) -> None:
-        """``board``: ``position`` read already (``BitBoard.of``, for ``player`` among others)."""
-        self.player = player
-        self.board = board = BitBoard.of(position, (player,)) if board is None else board
-        self.mine = board.owned[player]
-        self.groups = board.groups(player)
-        self.fief: dict[int, Group] = {}  # each square of the player (its index) to its fief
-        groups: list[Any] = self.groups  # each fief as the tuple it is: the compiled build stores it, not a copy
-        for group in groups:
-            bits: int = group[0]
-            while bits:
-                low = bits & -bits
-                bits ^= low
-                self.fief[low.bit_length() - 1] = group
-
-    def built(self, card: str, at: list[str], declared: str | None = None) -> tuple[list[Group], list[Group]]:
-        """The fiefs that placing ``card`` on ``at`` changes (C2-C6), before and after: a city
-        adds its strength, a farm its resource (a trading post the resource ``declared``, H1),
-        a sky tower joins two fiefs (C5), a camp claims its square (C6)."""
-        kind = CARDS[card].kind
-        if kind == "camp":  # its square and the fiefs next to it become one
-            i = BOARD_ORDER[at[0]]
-            board = self.board
-            joined = self._of(board.links[i] & self.mine)
-            squares, strength, made = 1 << i, board.strength[i], board.resources[i]
-            for group in joined:
-                squares |= group[0]
-                strength += group[1]
-                made |= group[2]
-            return joined, [(squares, strength, made)]
-        if kind == "sky_tower":  # its two fiefs become one
-            joined = self._of(SQUARE_BIT[at[0]] | SQUARE_BIT[at[1]])
-            if len(joined) == 1:
-                return joined, joined
-            (a, s, m), (b, t, n) = joined
-            return joined, [(a | b, s + t, m | n)]
-        group = self.fief[BOARD_ORDER[at[0]]]
-        squares, strength, made = group
-        if kind == "city":
-            return [group], [(squares, strength + _STRENGTH[card], made)]
-        product = declared if card == "trading_post" else _MAKES.get(card)
-        return [group], [(squares, strength, made | (1 << RESOURCE_INDEX[product]) if product else made)]
-
-    def linked(self, a: str, b: str) -> bool:
-        """Whether squares ``a`` and ``b`` are next to each other for fiefs (S3; or a sky tower pair, C5)."""
-        return bool(self.board.links[BOARD_ORDER[a]] & SQUARE_BIT[b])
-
-    def fief_of(self, square: str) -> Group:
-        """The player's fief that holds ``square``, one of theirs."""
-        return self.fief[BOARD_ORDER[square]]
-
-    def claimed(self, squares: Iterable[str]) -> tuple[list[Group], list[Group]]:
-        """The fiefs that claiming ``squares`` changes (P1), before and after."""
-        board = self.board
-        added = mask(squares)
-        after = _split(self.mine | added, added, board.links, board.strength, board.resources)
-        covered = 0
-        for group, _, _ in after:
-            covered |= group
-        return [group for group in self.groups if group[0] & covered], after
-
-    def _of(self, squares: int) -> list[Group]:
-        """The fiefs that hold any of ``squares`` (the player's), once each."""
-        found: list[Group] = []
-        while squares:
-            low = squares & -squares
-            squares ^= low
-            group = self.fief[low.bit_length() - 1]
-            squares &= ~group[0]
-            found.append(group)
-        return found
 
 
 def fief_of_group(group: Group) -> Fief:
@@ -353,14 +258,14 @@ def connected(position: Position, player: str, a: str, b: str) -> bool:
     both = SQUARE_BIT[a] | SQUARE_BIT[b]
     if mine & both != both:
         return False
-    [(group, _, _)] = _split(mine, SQUARE_BIT[a], _links(position), _NOTHING, _NOTHING)  # the fief of a
+    [(group, _, _)] = fief_groups(mine, SQUARE_BIT[a], _links(position), _NOTHING, _NOTHING)  # the fief of a
     return group & both == both
 
 
 def square_groups(position: Position, player: str) -> list[Group]:
     """``player``'s fiefs by their squares only (strength and resources left at 0), by first square."""
     mine = position.owned.get(player, 0)
-    return _split(mine, mine, _links(position), _NOTHING, _NOTHING)
+    return fief_groups(mine, mine, _links(position), _NOTHING, _NOTHING)
 
 
 def yield_of(fiefs: Iterable[Fief]) -> int:

@@ -50,11 +50,12 @@ from typing import Final
 from bkref.game.catalog import BOARD, BOARD_ORDER, CARDS, CITY_STRENGTH, DECK_SIZE
 from bkref.game.engine import State
 from bkref.game.events import Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
+from bkref.game.fiefs import mask, names
 from bkref.game.position import Position
 from bkref.game.seen import BoardView, SeatView, SeenDeal, SeenDraw, SeenEvent, SeenGame, SeenPick, SeenView
 
 _PARCHMENTS: Final = frozenset(card.id for card in CARDS.values() if card.is_parchment)
-_PRINTED_CITIES: Final = tuple(name for name, square in BOARD.items() if square.printed_city)
+_PRINTED_CITY_BITS: Final = mask(name for name, square in BOARD.items() if square.printed_city)
 _STRENGTH: Final = CITY_STRENGTH  # a constant of this module: the compiled build reads it directly
 
 
@@ -203,8 +204,11 @@ class View:
     @property
     def owner(self) -> Mapping[str, str]:
         """Who controls each controlled square, in board order."""
-        owner = self._state.position.owner
-        return MappingProxyType({sq: owner[sq] for sq in sorted(owner, key=BOARD_ORDER.__getitem__)})
+        position = self._state.position
+        owner, controlled = position.owner, 0
+        for bits in position.owned.values():
+            controlled |= bits
+        return MappingProxyType({sq: owner[sq] for sq in names(controlled)})
 
     @property
     def buildings(self) -> Mapping[str, str]:
@@ -217,8 +221,7 @@ class View:
         """The strength of every city on the board, printed (1) or built, in board order."""
         building = self._state.position.building
         built = {sq: _STRENGTH[card] for sq, card in building.items() if card in _STRENGTH}
-        every = {sq: 1 for sq in _PRINTED_CITIES} | built
-        return MappingProxyType({sq: every[sq] for sq in sorted(every, key=BOARD_ORDER.__getitem__)})
+        return MappingProxyType({sq: built.get(sq, 1) for sq in names(_PRINTED_CITY_BITS | mask(built))})
 
     @property
     def towers(self) -> tuple[tuple[str, str], ...]:

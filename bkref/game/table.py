@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final, Literal, NamedTuple, Self, cast
 
-from bkref.game.catalog import BOARD, CARDS
+from bkref.game.catalog import CARDS
 from bkref.game.events import Pick, Rulings
-from bkref.game.fiefs import Harvested, fiefs_of, harvest_carrots
+from bkref.game.fiefs import Harvested, fiefs_of, harvest_carrots, names
 from bkref.game.position import Position
 from bkref.game.results import Fief, FinalScore
 
@@ -220,9 +220,8 @@ class Table:
         return list(self.parchments.get(player, ()))
 
     def squares_of(self, player: str) -> list[str]:
-        """The squares ``player`` controls (P1, C6), in board order."""
-        owner = self.position.owner
-        return [sq for sq in BOARD if owner.get(sq) == player]
+        """The squares ``player`` controls (P1, C6), in board order (read from their bits)."""
+        return list(names(self.position.owned.get(player, 0)))
 
     def fiefs_of(self, player: str) -> list[Fief]:
         """``player``'s fiefs on the board as it stands (H2-H4), with the latest declarations."""

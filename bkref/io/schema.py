@@ -25,7 +25,7 @@ from bkref.game.events import FORMAT, Event
 from bkref.game.seen import SEEN_FORMAT, VIEW_FORMAT, SeenEvent, SeenView
 from bkref.io.breakdown import SCORE_FORMAT, Breakdown
 from bkref.io.standings import STANDINGS_FORMAT, Standings
-from bkref.io.tournament import TOURNAMENT_STANDINGS_FORMAT, TournamentStandings
+from bkref.io.tournament.tally import TOURNAMENT_STANDINGS_FORMAT, TournamentStandings
 
 
 class Schema(msgspec.Struct, frozen=True):

@@ -33,67 +33,57 @@ bkref.views.navigation.NoHarvest: round 2 (the log stops before the deal of roun
 
 from __future__ import annotations
 
-import gc
 from array import array
 from collections.abc import Iterable, Sequence
-from typing import Final
 
-from bkref.game.engine import State
+from bkref.game.engine import History, State
 from bkref.game.events import Build, Draw, Event, Pick
 from bkref.io.diagnostics import Diagnostic, exit_status
 from bkref.io.lazy import Made
 from bkref.io.referee import NoEvent, Step, play
 from bkref.io.sources import LogSource
 
-CHECKPOINT: Final = 64
-"""Events between two states a replay keeps: a position is at most this many events from one."""
-
 
 class Replay(Made[Step]):
-    """Every event of a log, each with the state after it (a ``Step``), in memory for the
-    events and a state every ``CHECKPOINT`` events, not a state per event.
+    """Every event of a log, each with the state after it (a ``Step``): the game's
+    ``History`` (a state every ``CHECKPOINT`` events and the few asked for last, not a
+    state per event), with each event's line and problems.
 
-    ``replay[i]`` plays the events after the nearest kept state before it, on a copy; the
-    few states made last are kept too, so going on or back one event plays at most one
-    event or ``CHECKPOINT``. Each step's problems (``diagnostics``), and how many
-    harvests the game has had after it (``harvests``), are kept, so that finding a
-    round, a stop or the exit status plays nothing; and how many problems the events before
-    each step had, and on how many lines, so that ``problems_before`` reads no problem again.
+    ``replay[i]`` is the step of event ``i``, its state played from the nearest state the
+    history keeps: going on or back one event plays at most one event or ``CHECKPOINT``.
+    Each step's problems (``diagnostics``), and how many harvests the game has had after
+    it (``harvests``), are kept, so that finding a round, a stop or the exit status plays
+    nothing; and how many problems the events before each step had, and on how many lines,
+    so that ``problems_before`` reads no problem again.
     """
 
-    RECENT: Final = 4
-    """The states made last that are kept (the screen of one event shows two: before and after)."""
-
     def __init__(self, played: Iterable[Step]) -> None:
+        self.history = History()
+        self.events = self.history.events
         self.lines: list[int] = []
-        self.events: list[Event] = []
         self.diagnostics: list[list[Diagnostic]] = []
         self.harvests: list[int] = []
-        self._kept: list[State] = []  # the states after events 0, CHECKPOINT, 2 * CHECKPOINT...
         self._problems = array("q")  # the problems of the events before each event
         self._problem_lines: list[int] = []  # the lines with a problem, each once, as found
         self._lined = array("q")  # how many of those the events before each event had
         found: set[int] = set()
         for step in played:  # the live state of ``play``
-            if len(self.events) % CHECKPOINT == 0:
-                self._kept.append(step.state.copy())
             self._problems.append(self._problems[-1] + len(self.diagnostics[-1]) if self.events else 0)
             self._lined.append(len(self._problem_lines))
             for d in step.diagnostics:
                 if d.line not in found:
                     found.add(d.line)
                     self._problem_lines.append(d.line)
+            self.history.follow(step.event, step.state)
             self.lines.append(step.line)
-            self.events.append(step.event)
             self.diagnostics.append(step.diagnostics)
             self.harvests.append(step.state.harvests_done)
-        self._recent: dict[int, State] = {}
 
     def __len__(self) -> int:
         return len(self.events)
 
     def make(self, index: int) -> Step:
-        return Step(self.lines[index], self.events[index], self._state(index), self.diagnostics[index])
+        return Step(self.lines[index], self.events[index], self.history.state_after(index + 1), self.diagnostics[index])
 
     def problems_before(self, index: int) -> tuple[int, list[int]]:
         """How many problems the events before event ``index`` had, and their lines, each once,
@@ -101,19 +91,6 @@ class Replay(Made[Step]):
         step, without reading thousands of problems again at each step of a log full of them.
         """
         return self._problems[index], self._problem_lines[: self._lined[index]]
-
-    def _state(self, index: int) -> State:
-        state = self._recent.pop(index, None)
-        if state is None:
-            start = index - index % CHECKPOINT
-            start = max((i for i in self._recent if start <= i < index), default=start)
-            state = (self._recent[start] if start in self._recent else self._kept[start // CHECKPOINT]).copy()
-            for event in self.events[start + 1 : index + 1]:
-                state.play(event)
-        self._recent[index] = state  # the last made or asked for is the last to go
-        if len(self._recent) > self.RECENT:
-            del self._recent[next(iter(self._recent))]
-        return state
 
 
 def load(source: LogSource, label: str | None = None) -> Replay:
@@ -129,8 +106,6 @@ def load(source: LogSource, label: str | None = None) -> Replay:
         raise NoEvent(played.name, played.after)
     if played.after:
         steps.diagnostics[-1] = steps.diagnostics[-1] + played.after
-    gc.collect()
-    gc.freeze()  # the events and kept states live as long as the replay: no collection need walk them again
     return steps
 
 

@@ -16,7 +16,8 @@ from rich.text import Text
 from bkref.game.words import count
 from bkref.io.diagnostics import printable
 from bkref.io.standings import GameRecord, PlayerStanding, Standings, counts
-from bkref.io.tournament import TournamentRecord, TournamentStandings
+from bkref.io.tournament.records import TournamentRecord
+from bkref.io.tournament.tally import TournamentStandings
 from bkref.views.terminal import console, emit, listing, table
 
 NUMBERS = frozenset({"Games", "Wins", "Win %", "Fair", "Mean", "Median", "Min", "Max", "Harvest", "Parchments"})
@@ -196,7 +197,7 @@ def _parchments(standings: Standings) -> Table:
 
 def header(standings: Standings | TournamentStandings, title: str = "Standings") -> str:
     """The first line: how many games were read, counted and left out."""
-    line = f"{title} of {count(len(standings.games), 'game')}: {standings.counted} counted"
+    line = f"{title} of {count(standings.counted + standings.left_out, 'game')}: {standings.counted} counted"
     if standings.left_out:
         reason = "unreadable or unfinished" if standings.include_illegal else "illegal, unreadable or unfinished"
         line += f", {standings.left_out} left out ({reason})"

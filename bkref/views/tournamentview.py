@@ -18,7 +18,8 @@ from rich.text import Text
 from bkref.game.words import count
 from bkref.io.diagnostics import printable
 from bkref.io.standings import counts, to_json
-from bkref.io.tournament import Difference, Interval, TournamentStandings, to_csv
+from bkref.io.tournament.tables import to_csv
+from bkref.io.tournament.tally import Difference, Interval, TournamentStandings
 from bkref.views.standingsview import common_folder, header, result_of
 from bkref.views.terminal import console, emit, table
 

@@ -1,0 +1,153 @@
+"""One log of a tournament by bot: what its game event's ``meta.tournament`` says, and each seat's bot and score.
+
+``records`` reads a log once and gives its record by player (``bkref.io.standings``), by bot
+(``TournamentRecord``) and its game event's ``meta``: a pure function of the log, picklable,
+so it maps onto processes or a cluster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from sys import intern
+from typing import Any, Literal
+
+import msgspec
+
+from bkref.io.diagnostics import Diagnostic
+from bkref.io.referee import Report, check
+from bkref.io.standings import GameRecord, Status, counts, record_of
+
+Schedule = Literal["rotate", "candidate", "random"]
+Role = Literal["rotation", "candidate", "control", "random"]
+
+
+class Seating(msgspec.Struct, forbid_unknown_fields=False):
+    """A tournament game's ``meta.tournament``, as the runner writes it."""
+
+    schedule: Schedule
+    game: int
+    deal: int
+    role: Role
+    rotation: int | None
+    candidate: str | None
+    bots: dict[str, str]
+    policies: dict[str, str]
+
+
+# A run holds a BotSeat for every seat of every game, and a TournamentRecord for every game:
+# never in a cycle, both are out of the garbage collector's sight (gc=False), and smaller.
+class BotSeat(msgspec.Struct, gc=False):
+    """One seat of a tournament game: the player (the seat's name), its bot and the bot's
+    policy, its final total, and whether it won (two tied winners both won, E8)."""
+
+    player: str
+    bot: str
+    policy: str
+    total: int
+    won: bool
+
+
+class TournamentRecord(msgspec.Struct, gc=False):
+    """One log of a tournament: its verdict, problems and first problem, what its ``meta.tournament``
+    says (all null for a log without one), and its seats in order once it has a final score
+    (empty before, or without ``meta.tournament``). ``rotation`` is the line-up's shift on
+    the ``rotate`` schedule, the candidate's seat (from 1) in a ``candidate`` game."""
+
+    file: str
+    status: Status
+    problems: int
+    first_problem: Diagnostic | None
+    schedule: Schedule | None
+    game: int | None
+    deal: int | None
+    role: Role | None
+    rotation: int | None
+    candidate: str | None
+    seats: list[BotSeat]
+
+    @property
+    def scored(self) -> bool:
+        return bool(self.seats)
+
+    @property
+    def in_tournament(self) -> bool:
+        """Whether the log's ``meta.tournament`` was read."""
+        return self.schedule is not None
+
+
+def seating(meta: dict[str, object] | None, players: Sequence[str]) -> Seating | None:
+    """The ``meta.tournament`` of a game with these seats, or None when there is none, or it
+    does not read as the runner writes it (a bot for every seat, a policy for every bot).
+
+    >>> seating({"tournament": {"schedule": "random", "game": 1, "deal": 1, "role": "random", "rotation": None,
+    ...     "candidate": None, "bots": {"ann": "a", "bob": "b"}, "policies": {"a": "greedy", "b": "random"}}},
+    ...     ["ann", "bob"]).bots
+    {'ann': 'a', 'bob': 'b'}
+    >>> seating({"generator": "bkref simulate"}, ["ann", "bob"]) is None
+    True
+    """
+    if meta is None or "tournament" not in meta:
+        return None
+    try:
+        seats = msgspec.convert(meta["tournament"], Seating)
+    except msgspec.ValidationError:
+        return None
+    if sorted(seats.bots) != sorted(players) or not set(seats.bots.values()) <= set(seats.policies):
+        return None
+    return seats
+
+
+def tournament_record_of(report: Report, game: GameRecord) -> TournamentRecord:
+    """The record of one checked log, by bot, beside its record by player (``game``)."""
+    seats = seating(report.meta, game.players)
+    if seats is None:
+        return TournamentRecord(
+            game.file, game.status, game.problems, game.first_problem, None, None, None, None, None, None, []
+        )
+    bots = [  # the names interned: a run's records hold each once, however many games
+        BotSeat(intern(s.player), intern(b), intern(seats.policies[b]), s.total, s.player in game.winners)
+        for s in game.seats
+        for b in [seats.bots[s.player]]
+    ]
+    return TournamentRecord(
+        game.file,
+        game.status,
+        game.problems,
+        game.first_problem,
+        seats.schedule,
+        seats.game,
+        seats.deal,
+        seats.role,
+        seats.rotation,
+        seats.candidate,
+        bots,
+    )
+
+
+Meta = dict[str, Any] | None
+"""A log's game event's ``meta``, as it was read."""
+
+
+def records(item: Path | Report) -> tuple[GameRecord, TournamentRecord, Meta]:
+    """The records of the log at ``item`` (or already checked), by player and by bot, and its
+    game event's ``meta`` (what its bots did: ``bkref standings`` says their faults), from
+    one reading. A pure function of the log, picklable, so it maps onto processes or a cluster."""
+    report = item if isinstance(item, Report) else check(item)
+    game = record_of(report)
+    return game, tournament_record_of(report, game), report.meta
+
+
+def tournament_record(item: Path | Report) -> TournamentRecord:
+    """The record by bot of the log at ``item``, or of a log already checked (see ``records``).
+
+    >>> tournament_record(Path("replays/2p-ann-bob.jsonl")).in_tournament  # no meta.tournament
+    False
+    """
+    return records(item)[1]
+
+
+def is_tournament(pairs: Sequence[tuple[GameRecord, TournamentRecord]], include_illegal: bool) -> bool:
+    """Whether the games counted are a tournament's: there is one, and each carries ``meta.tournament``."""
+    counted = [t for g, t in pairs if counts(g, include_illegal)]
+    return bool(counted) and all(t.in_tournament for t in counted)
