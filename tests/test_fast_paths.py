@@ -333,6 +333,8 @@ def test_random_chooses_from_the_counts_as_from_the_list(players: int, seed: int
         listed_all = list(every)
         assert len(every) == len(listed_all)
         assert [every[i] for i in range(-len(every), len(every))] == listed_all * 2  # from the end, as a list
+        if listed_all:  # the n-th chosen from their number, one pass
+            assert every.choose(lambda n: n - 1) == listed_all[-1]
         for beyond in (len(every), -len(every) - 1):
             with pytest.raises(IndexError, match=f" has no legal move {beyond} of {len(every)}$"):
                 every[beyond]
@@ -342,6 +344,7 @@ def test_random_chooses_from_the_counts_as_from_the_list(players: int, seed: int
                 theirs = state.legal_moves(p)
                 assert len(theirs) == len(listed)
                 assert [theirs[i] for i in range(len(listed))] == listed
+                assert [theirs.choose(lambda n, i=i: n - 1 - i) for i in range(len(listed))] == listed[::-1]
                 assert all(pick in theirs for pick in listed)
             for draw in range(3 if listed else 0):
                 chose, chosen = random.Random(draw), random.Random(draw)

@@ -106,7 +106,7 @@ def random_pick(moves: LegalMoves, rng: random.Random) -> Pick:
     """The pick ``random_policy`` chooses among ``moves`` (one player's picks), drawing the same
     number from ``rng``, without making the list (``LegalMoves`` counts them and makes the one
     chosen): what ``bkref simulate`` plays for its seats."""
-    pick = rng.choice(moves)
+    pick = moves.choose(lambda n: rng.choice(range(n)))  # the draw of rng.choice(moves)
     assert isinstance(pick, Pick)
     return pick
 

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final, TypeVar
 
 from bkref.game.building import build as place
@@ -590,7 +590,7 @@ class LegalMoves:
 
     def __getitem__(self, index: int) -> Move:
         """The move at ``index``, from the end when negative: ``IndexError`` beyond either end."""
-        n = len(self)
+        n = self._count if self._count is not None else len(self)
         at = index + n if index < 0 else index
         if not 0 <= at < n:
             raise IndexError(f"{' and '.join(self.players) or 'nobody'} has no legal move {index} of {n}")
@@ -608,6 +608,16 @@ class LegalMoves:
                 at -= count
             return self.closing()[at]
         return self._every()[at]
+
+    def choose(self, choose: Callable[[int], int]) -> Move:
+        """``self[choose(len(self))]``: the move at the index ``choose`` gives for their number,
+        counted once (``random.choice(moves)`` draws the same: ``moves.choose(lambda n:
+        rng.choice(range(n)))``); ``IndexError`` when there is none."""
+        if self.due.kind == "pick" and len(self.players) == 1:  # one player's picks: their pairs alone
+            player = self.players[0]
+            pairs = self._pairs_of(player)
+            return _pick(self.state, player, pairs[choose(len(pairs))])
+        return self[choose(len(self))]
 
     def __contains__(self, move: object) -> bool:
         return any(move == legal for legal in self._every())
