@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from bkref.game.engine import Due, History, State, Violation, apply
     from bkref.game.events import Build, Deal, Draw, End, Event, Game, Harvest, Pick, Rulings
     from bkref.game.knowledge import Seer, View, view
-    from bkref.game.moves import Move, builds, declarations, ends, harvests, legal_moves, picks
+    from bkref.game.moves import LegalMoves, Lister, Move, builds, declarations, ends, harvests, legal_moves, picks
     from bkref.game.results import Fief
     from bkref.game.seen import SeenEvent
     from bkref.io.breakdown import Breakdown
@@ -56,6 +56,8 @@ _WHERE = {
     "View": "bkref.game.knowledge",
     "view": "bkref.game.knowledge",
     "Fief": "bkref.game.results",
+    "LegalMoves": "bkref.game.moves",
+    "Lister": "bkref.game.moves",
     "Move": "bkref.game.moves",
     "builds": "bkref.game.moves",
     "declarations": "bkref.game.moves",
@@ -91,6 +93,8 @@ __all__ = [
     "Game",
     "Harvest",
     "History",
+    "LegalMoves",
+    "Lister",
     "LogSource",
     "Move",
     "NoEvent",

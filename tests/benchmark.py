@@ -68,7 +68,7 @@ import msgspec
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game.engine import CHECKPOINT
 from bkref.game.events import Event
-from bkref.game.moves import builds, clear_caches
+from bkref.game.moves import Lister, builds
 from bkref.io.batch import Local
 from bkref.io.referee import Step, check, check_item, play
 from bkref.io.standings import aggregate, game_record, to_json
@@ -108,13 +108,6 @@ def best_in_turn(runs: int, *works: Callable[[], object]) -> list[float]:
             work()
             taken.append(time.perf_counter() - start)
     return [min(taken) for taken in times]
-
-
-def cold(work: Callable[[], object]) -> object:
-    """``work()`` with the legal moves' caches emptied first (``moves.clear_caches``): what it
-    costs the first time, not on a repeat of the same decisions."""
-    clear_caches()
-    return work()
 
 
 def validate_all(paths: list[Path]) -> int:
@@ -658,38 +651,60 @@ def over_real_games(spec: str, games: int, repeat: int) -> tuple[float, float, i
     return times[1] - times[0], times[3] - times[2], asked[1] - asked[0]
 
 
-def decisions(path: Path) -> list[tuple[Callable[..., list[Any]], tuple[Any, ...]]]:
+Decision = tuple[str, Any, str | None]
+"""A decision as a policy is asked it: its kind, the state it is taken on, and whose it is."""
+
+
+def decisions(path: Path) -> list[Decision]:
     """Each decision of the game logged at ``path`` as a policy is asked it, with the state
-    it is taken on: a pick (``moves.picks``), each build and the last construction decision,
-    to place nothing more (``moves.builds``, every player's), each player's trading post
-    declarations (``moves.declarations``), the copy choices (``moves.ends``)."""
+    it is taken on: a pick, each build and the last construction decision, to place nothing
+    more (every player's builds), each player's trading post declarations, the copy choices."""
     from bkref.game import moves
     from bkref.game.engine import State
     from bkref.game.events import Build, End, Harvest, Pick
 
     state = State()
-    found: list[tuple[Callable[..., list[Any]], tuple[Any, ...]]] = []
+    found: list[Decision] = []
     for raw in path.read_bytes().splitlines():
         event = msgspec.json.decode(raw, type=Event)
         now = state.copy()
         if isinstance(event, Pick):
-            found.append((moves.picks, (now, event.player)))
+            found.append(("pick", now, event.player))
         elif isinstance(event, Build):
-            found.append((moves.builds, (now,)))
+            found.append(("build", now, None))
         elif isinstance(event, Harvest):
-            found.append((moves.builds, (now,)))
-            found += [(moves.declarations, (now, p)) for p in moves.trading_posts(now)]
+            found.append(("build", now, None))
+            found += [("declare", now, p) for p in moves.trading_posts(now)]
         elif isinstance(event, End):
-            found.append((moves.ends, (now,)))
+            found.append(("end", now, None))
         state.play(event)
     return found
 
 
-def each(asked: list[tuple[Callable[..., list[Any]], tuple[Any, ...]]]) -> None:
+def moves_of(lister: Lister, decision: Decision) -> list[Any]:
+    """The moves of ``decision`` as ``lister`` lists them for self-play (``bkref.game.moves.LegalMoves``:
+    its list of the kind due)."""
+    kind, state, player = decision
+    moves = lister.moves(state, player)
+    if kind == "pick":
+        return moves.picks()
+    if kind == "build":
+        return moves.builds()
+    return moves.closing() if kind == "declare" else moves.ends()
+
+
+def each(asked: list[Decision]) -> None:
     """The legal moves of each decision of ``asked``, listed as a program that decides lists
-    them: each list let go once the next decision comes."""
-    for f, a in asked:
-        f(*a)
+    them: by one lister through the game, from empty, each list let go once the next decision comes."""
+    lister = Lister()
+    for decision in asked:
+        moves_of(lister, decision)
+
+
+def each_kept(asked: list[Decision]) -> list[list[Any]]:
+    """``each``, every list kept to the game's end."""
+    lister = Lister()
+    return [moves_of(lister, decision) for decision in asked]
 
 
 def selfplay_figures(games: int, repeat: int, folder: Path) -> None:
@@ -713,7 +728,7 @@ def selfplay_figures(games: int, repeat: int, folder: Path) -> None:
             paths[-1].write_text(to_jsonl(simulate(4, seed, policy)))
         played, checked = best_in_turn(
             repeat,
-            lambda seeds=seeds, policy=policy: cold(lambda: [simulate(4, s, policy) for s in seeds]),
+            lambda seeds=seeds, policy=policy: [simulate(4, s, policy) for s in seeds],
             lambda paths=paths: validate_all(paths),
         )
         timed[policy] = paths
@@ -729,8 +744,8 @@ def selfplay_figures(games: int, repeat: int, folder: Path) -> None:
         asked = decisions(path)
         listing, keeping, checking = best_in_turn(
             repeat,
-            lambda asked=asked: cold(lambda: each(asked)),
-            lambda asked=asked: cold(lambda: [f(*a) for f, a in asked]),
+            lambda asked=asked: each(asked),
+            lambda asked=asked: each_kept(asked),
             lambda path=path: validate_all([path]),
         )
         listed += listing

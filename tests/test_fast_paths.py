@@ -11,10 +11,11 @@
 - Legal moves (``bkref.game.moves``): picks, placements, builds and copy choices against
   plain versions (every combination of cards kept, every pair of squares, every set of copy
   choices put to the end's own check), at every decision of seeded games and on random
-  positions and parchments; the counts and the n-th build (``moves.build_counts``,
-  ``moves.nth_build``, ``moves.pick_count``, ``moves.nth_pick``, ``moves.chosen_pick``) against the lists, and
-  ``random``'s choices made from them (``policies.random_build``, ``random_pick``) against
-  the policy choosing from the lists, with the same seeded generator.
+  positions and parchments; the count, the n-th and the builds of each player and card of
+  ``moves.LegalMoves`` (``len``, ``moves[i]``, ``counts``, ``build``) against the lists, builds
+  kept by a ``moves.Lister`` against builds listed afresh, and ``random``'s choices made from
+  them (``policies.random_build``, ``random_pick``) against the policy choosing from the
+  lists, with the same seeded generator.
 - What a move adds to ``greedy``'s outlook, from the fiefs it changes alone
   (``bkref.bots.lookahead``; a pair of claims from each one alone where they are apart,
   ``policies.Claims``), against the outlook of a copy of the board with the move made:
@@ -313,14 +314,14 @@ def test_builds_kept_from_earlier_listings_are_those_of_the_plain_listing(
             if state.phase == "building":
                 constructions.append(state.copy())
     order.shuffle(constructions)
-    moves.clear_caches()
+    lister = moves.Lister()
     for state in constructions:
         plain = plain_builds(state)
-        assert moves.builds(state) == plain
+        assert moves.builds(state, lister=lister) == plain
         for p in state.players:
-            assert moves.builds(state, p) == [b for b in plain if b.player == p]
+            assert moves.builds(state, p, lister=lister) == [b for b in plain if b.player == p]
             for c in order.sample(sorted(state.supply[p]), len(state.supply[p])):
-                assert moves.builds(state, p, c) == [b for b in plain if b.player == p and b.card == c]
+                assert lister.moves(state, p).builds(c) == [b for b in plain if b.player == p and b.card == c]
 
 
 @settings(BOUNDED, max_examples=10)
@@ -328,14 +329,26 @@ def test_builds_kept_from_earlier_listings_are_those_of_the_plain_listing(
 def test_random_chooses_from_the_counts_as_from_the_list(players: int, seed: int, policy: str) -> None:
     state = State()
     for event in simulate(players, seed, policy):
+        every = state.legal_moves()
+        listed_all = list(every)
+        assert len(every) == len(listed_all)
+        assert [every[i] for i in range(-len(every), len(every))] == listed_all * 2  # from the end, as a list
+        if listed_all:  # the n-th chosen from their number, one pass
+            assert every.choose(lambda n: n - 1) == listed_all[-1]
+        for beyond in (len(every), -len(every) - 1):
+            with pytest.raises(IndexError, match=f" has no legal move {beyond} of {len(every)}$"):
+                every[beyond]
         for p in state.players:
             listed = moves.picks(state, p)
-            assert moves.pick_count(state, p) == len(listed)
-            assert [moves.nth_pick(state, p, i) for i in range(len(listed))] == listed
-            assert [moves.chosen_pick(state, p, lambda n, i=i: n - 1 - i) for i in range(len(listed))] == listed[::-1]
+            if state.phase == "exploring" and not state.pending:
+                theirs = state.legal_moves(p)
+                assert len(theirs) == len(listed)
+                assert [theirs[i] for i in range(len(listed))] == listed
+                assert [theirs.choose(lambda n, i=i: n - 1 - i) for i in range(len(listed))] == listed[::-1]
+                assert all(pick in theirs for pick in listed)
             for draw in range(3 if listed else 0):
                 chose, chosen = random.Random(draw), random.Random(draw)
-                assert random_pick(state, p, chosen) == random_policy(view(state, p), listed, chose)
+                assert random_pick(state.legal_moves(p), chosen) == random_policy(view(state, p), listed, chose)
                 assert chose.random() == chosen.random()
         if state.phase == "building":
             listed = moves.builds(state)
@@ -343,20 +356,21 @@ def test_random_chooses_from_the_counts_as_from_the_list(players: int, seed: int
                 (p, c, sum(1 for b in listed if (b.player, b.card) == (p, c)))
                 for p, c in dict.fromkeys((b.player, b.card) for b in listed)
             ]
-            assert moves.build_counts(state) == counts
-            assert moves.build_counts(state, state.players[:1]) == [c for c in counts if c[0] == state.players[0]]
-            assert [moves.nth_build(state, p, c, i) for p, c, n in counts for i in range(n)] == listed
+            assert every.counts() == counts
+            first = state.legal_moves(state.players[0])
+            assert first.counts() == [c for c in counts if c[0] == state.players[0]]
+            assert [every.build(p, c, i) for p, c, n in counts for i in range(n)] == listed
             for p, c, n in counts:  # from the end, as a list's index; beyond either end, none
-                assert [moves.nth_build(state, p, c, i) for i in range(-n, 0)] == moves.builds(state, p, c)
+                assert [every.build(p, c, i) for i in range(-n, 0)] == moves.builds(state, p, c)
                 for beyond in (n, -n - 1):
                     with pytest.raises(IndexError, match=f"^{p} has no placement {beyond} of {c}$"):
-                        moves.nth_build(state, p, c, beyond)
+                        every.build(p, c, beyond)
             for group, camps in (([state.players[0]], True), (list(state.players), True), ([state.players[0]], False)):
                 options = [b for p in group for b in moves.builds(state, p) if camps or CARDS[b.card].kind != "camp"]
                 for draw in range(5):
                     chose, chosen = random.Random(draw), random.Random(draw)
                     expected = random_policy(view(state, group[0]), [*options, None], chose) if options else None
-                    assert random_build(state, group, chosen, camps) == expected
+                    assert random_build(every, chosen, group, camps) == expected
                     assert chose.random() == chosen.random()  # the same numbers drawn
         state.play(event)
 

@@ -190,3 +190,92 @@ def test_every_kind_of_import_is_read(tmp_path: Path) -> None:
         "    import bkref.views.svg\n"
     )
     assert imports(source, known, tmp_path) == known - {"bkref.game"}
+
+
+_MUTATORS = frozenset(
+    [
+        "append",
+        "add",
+        "clear",
+        "discard",
+        "extend",
+        "insert",
+        "pop",
+        "popitem",
+        "remove",
+        "reverse",
+        "setdefault",
+        "sort",
+        "update",
+    ]
+)
+"""The methods by which a list, dict or set changes in place."""
+
+
+def module_state(path: Path) -> list[str]:
+    """What in the module at ``path`` is state of the module's own, as ``line: what``: a name
+    bound at its top to a list, dict or set (a display, a comprehension, or a call of ``list``,
+    ``dict``, ``set``, ``defaultdict``...) not declared ``Final``; a ``global`` statement; and
+    any change in place (an item or attribute set or deleted, an augmented assignment, a
+    changing method called) of a name bound at its top. (``__all__`` is the module's
+    declaration, not its state.)"""
+    tree = ast.parse(path.read_text(), str(path))
+    mutable = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+    makers = {"list", "dict", "set", "defaultdict", "OrderedDict", "Counter", "deque", "bytearray"}
+    found = []
+    top: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            top.update(names)
+            value = node.value
+            final = isinstance(node, ast.AnnAssign) and "Final" in ast.unparse(node.annotation)
+            made = isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in makers
+            if (isinstance(value, mutable) or made) and not final and not all(n.startswith("__") for n in names):
+                found.append(f"{node.lineno}: {', '.join(names)} = a {type(value).__name__}, not Final")
+    for node in ast.walk(tree):
+        changed: list[ast.expr] = []
+        if isinstance(node, ast.Global):
+            found.append(f"{node.lineno}: global {', '.join(node.names)}")
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            changed = [t.value for t in targets if isinstance(t, (ast.Subscript, ast.Attribute))]
+            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node in tree.body:
+                changed.append(node.target)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS:
+            changed = [node.func.value]
+        found += [f"{node.lineno}: {c.id} changed" for c in changed if isinstance(c, ast.Name) and c.id in top]
+    return found
+
+
+def test_the_rules_hold_no_state_of_their_own() -> None:
+    """No module of ``bkref.game`` keeps state between calls: its tables are ``Final`` and never
+    changed; what a listing keeps for the next is the caller's (``bkref.game.moves.Lister``)."""
+    rules = {name: path for name, path in modules().items() if name.startswith("bkref.game")}
+    assert {name: found for name, path in rules.items() if (found := module_state(path))} == {}
+
+
+def test_module_state_is_found(tmp_path: Path) -> None:
+    source = tmp_path / "example.py"
+    source.write_text(
+        "from typing import Final\n"
+        "KEPT: dict[int, str] = {}\n"
+        "TABLE: Final = {1: 'a'}\n"
+        "LAST: Final[list[int]] = [0]\n"
+        "SEEN = set()\n"
+        "__all__ = ['f']\n"
+        "def f(x):\n"
+        "    global COUNT\n"
+        "    TABLE[x] = 'b'\n"
+        "    LAST.clear()\n"
+        "    local = {}\n"
+        "    local[x] = 1\n"
+    )
+    assert module_state(source) == [
+        "2: KEPT = a Dict, not Final",
+        "5: SEEN = a Call, not Final",
+        "8: global COUNT",
+        "9: TABLE changed",
+        "10: LAST changed",
+    ]

@@ -6,14 +6,13 @@ can so test their program on chosen positions.
 >>> import sys
 >>> from bkref.bots.simulate import simulate
 >>> from bkref.game.engine import State
->>> from bkref.game import moves
 >>> state = State()
 >>> for event in simulate(3, seed=1)[:2]:
 ...     found = state.play(event)
 >>> bot = [sys.executable, "examples/bots/random_bot.py"]  # the checkout's example bot
 >>> with Engine.open(bot) as engine:
 ...     played = engine.ask(state, "ann", ms=5000)
->>> played.move in moves.picks(state, "ann"), engine.program.alive
+>>> played.move in state.legal_moves("ann"), engine.program.alive
 (True, False)
 """
 
@@ -28,7 +27,7 @@ import msgspec
 
 from bkref.bots.program import BotFault, Program, ask_all, new_decide
 from bkref.bots.protocol import Choice, GameStart
-from bkref.bots.seats import decision_of
+from bkref.bots.seats import asked
 from bkref.game.engine import State
 from bkref.game.knowledge import view
 
@@ -59,7 +58,7 @@ class Engine:
         """``player``'s move on ``state`` as the bot chooses it (the decision due now): the move,
         its ``info`` and the seconds it took; ``BotFault`` for a fault. The bot is sent the
         game and the seat first (no seen events: the view holds the position)."""
-        kind, moves = decision_of(state, player)
+        kind, moves = asked(state.legal_moves(player))
         self.program.send(GameStart(seat=player, players=list(state.players), rulings=state.rulings, seed=seed))
         ((result),) = ask_all([(self.program, new_decide(self.program, kind, moves, view(state, player).struct(), ms))])
         if isinstance(result, BotFault):

@@ -28,7 +28,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from bkref.bots.policies import Choice, Policy, greedy_policy, random_build, random_pick
-from bkref.game.events import Build, Pick
+from bkref.game.events import Event, Pick
+from bkref.game.moves import Lister
 from bkref.game.worlds import sample
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ def search(
         return greedy_policy(view, moves, rng)
     visits = [0] * len(moves)
     totals = [0.0] * len(moves)
+    lister = Lister()  # what the rollouts list, kept from one decision to the next
     for n in range(rollouts):
         if n and time.monotonic() > deadline:
             break
@@ -87,25 +89,26 @@ def search(
             )
         world = sample(view, rng)
         world.play(moves[chosen])  # type: ignore[arg-type]  # a Pick, legal in every world of the view
-        totals[chosen] += margin(rollout(world, rng), view.player)
+        totals[chosen] += margin(rollout(world, rng, lister), view.player)
         visits[chosen] += 1
     best = max(range(len(moves)), key=lambda i: (totals[i] / visits[i] if visits[i] else -math.inf, -i))
     return moves[best]
 
 
-def rollout(world: State, rng: random.Random) -> State:
-    """``world`` played to the end of the game by ``random`` for every seat, in place."""
-    while world.phase != "over":
-        due = world.due()
-        event: object
+def rollout(world: State, rng: random.Random, lister: Lister) -> State:
+    """``world`` played to the end of the game by ``random`` for every seat, in place, its
+    moves listed by ``lister``."""
+    while (due := world.due()).kind != "over":
+        event: Event | None
         if due.kind == "pick":
-            event = random_pick(world, due.players[0], rng)
+            event = random_pick(world.legal_moves(due.players[0], lister), rng)
         elif due.kind == "build":
-            event = random_build(world, due.players, rng)
+            moves = world.legal_moves(None, lister)
+            event = random_build(moves, rng)
             if event is None:  # construction closes with the harvest
-                event = next(move for move in world.legal_moves() if not isinstance(move, Build))
+                event = moves.closing()[0]
         else:
-            event = rng.choice(world.legal_moves())
+            event = rng.choice(world.legal_moves(None, lister))
         world.play(event)
     return world
 

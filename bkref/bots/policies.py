@@ -19,7 +19,7 @@ A policy is a function ``policy(view, moves, rng) -> move``:
 
 The decisions, by what ``moves`` holds:
 
-- ``Pick`` events: one player's pick of the turn (``moves.picks``);
+- ``Pick`` events: one player's pick of the turn (``bkref.game.moves.LegalMoves``);
 - ``Build`` events, then ``None`` last: a building to place now, or ``None`` to place
   nothing more this construction. The policy is asked again after each build, as long
   as a build is left. The builds are those of every seat the policy plays;
@@ -57,11 +57,10 @@ from bkref.game.engine import State
 from bkref.game.events import Build, End, Harvest, Pick
 from bkref.game.fiefs import RESOURCE_INDEX, BitBoard, Group
 from bkref.game.knowledge import View
-from bkref.game.moves import build_counts, chosen_pick, nth_build, placements
+from bkref.game.moves import LegalMoves, Lister, placements
 from bkref.game.position import Position
 from bkref.game.results import Fief
 from bkref.game.scoring import final_score, opportunist_second, parchment_points
-from bkref.game.table import Table
 
 Choice = Pick | Build | Harvest | End | None
 """One choice of a decision: ``None`` is "place nothing more" in construction."""
@@ -103,27 +102,36 @@ def random_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Ch
     return rng.choice(moves)
 
 
-def random_pick(state: Table, player: str, rng: random.Random) -> Pick:
-    """The pick ``random_policy`` chooses among ``moves.picks(state, player)``, drawing the same
-    number from ``rng``, without making the list (``moves.chosen_pick``): what ``bkref
-    simulate`` plays for its seats."""
-    return chosen_pick(state, player, lambda n: rng.choice(range(n)))  # the draw of a choice among n
+def random_pick(moves: LegalMoves, rng: random.Random) -> Pick:
+    """The pick ``random_policy`` chooses among ``moves`` (one player's picks), drawing the same
+    number from ``rng``, without making the list (``LegalMoves`` counts them and makes the one
+    chosen): what ``bkref simulate`` plays for its seats."""
+    pick = moves.choose(lambda n: rng.choice(range(n)))  # the draw of rng.choice(moves)
+    assert isinstance(pick, Pick)
+    return pick
 
 
-def random_build(state: Table, players: Collection[str], rng: random.Random, camps: bool = True) -> Build | None:
-    """The build ``random_policy`` chooses in construction among every build of ``players``
-    (``moves.builds``; but a camp's, unless ``camps``: the camps placed first), drawing the
-    same numbers from ``rng``, without making the list of builds (``moves.build_counts`` and
-    ``moves.nth_build``): what ``bkref simulate`` plays for its seats. None when it places
-    nothing more, or when no build is left (then nothing is drawn: the policy is not asked)."""
-    groups = [group for group in build_counts(state, players) if camps or CARDS[group[1]].kind != "camp"]
+def random_build(
+    moves: LegalMoves, rng: random.Random, players: Collection[str] | None = None, camps: bool = True
+) -> Build | None:
+    """The build ``random_policy`` chooses in construction among the builds of ``moves`` (of
+    ``players`` only, if given; but a camp's, unless ``camps``: the camps placed first),
+    drawing the same numbers from ``rng``, without making the list of builds
+    (``LegalMoves.counts`` and ``LegalMoves.build``): what ``bkref simulate`` plays for its
+    seats. None when it places nothing more, or when no build is left (then nothing is drawn:
+    the policy is not asked)."""
+    groups = [
+        (p, c, n)
+        for p, c, n in moves.counts()
+        if (players is None or p in players) and (camps or CARDS[c].kind != "camp")
+    ]
     if not groups:
         return None
     which = rng.randrange(len(groups) + 1)
     if which == len(groups):
         return None
     player, card, count = groups[which]
-    return nth_build(state, player, card, rng.choice(range(count)))  # the draw of a choice among them
+    return moves.build(player, card, rng.choice(range(count)))  # the draw of a choice among them
 
 
 def greedy_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Choice:
@@ -248,16 +256,17 @@ class Claims:
         return not joined[a] & joined[b] and not self.ahead.linked(a, b)
 
 
-def _building_value(now: Position, ahead: Lookahead, card: str) -> Outlook:
+def _building_value(now: Position, ahead: Lookahead, card: str, lister: Lister) -> Outlook:
     """The most ``card`` would add to the outlook of ``ahead``'s player if it were placed now (0 if nothing)."""
-    return max([(0, 0), *(built_gain(ahead, card, at) for at in placements(now, ahead.player, card))])
+    return max([(0, 0), *(built_gain(ahead, card, at) for at in placements(now, ahead.player, card, lister))])
 
 
 def _greedy_pick(view: View, player: str, options: Sequence[Pick], rng: random.Random) -> Pick:
     now = view.position()
     ahead = Lookahead(now, player)
     cards = sorted({c for pick in options for c in pick.keep + (pick.discard or [])})
-    buildings = {c: _building_value(now, ahead, c) for c in cards if c in _BUILDINGS}
+    lister = Lister()  # the placements of every card on one board
+    buildings = {c: _building_value(now, ahead, c, lister) for c in cards if c in _BUILDINGS}
     territories = _TERRITORIES.intersection(cards)
     claims = Claims(ahead)
     known = claims.known

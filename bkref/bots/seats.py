@@ -30,10 +30,10 @@ from bkref.bots.policies import Choice, random_policy
 from bkref.bots.program import Answer, BotFault, Program, ask_all, fault, new_decide
 from bkref.bots.protocol import Decide, GameStart, Hand, Over, Reveal, Seen, ToBot
 from bkref.bots.sealing import Seal
-from bkref.game import moves
 from bkref.game.engine import State
 from bkref.game.events import End, Event, Game
 from bkref.game.knowledge import Seer, view
+from bkref.game.moves import LegalMoves
 
 PREFIX = "cmd:"
 FALLBACK = "random"
@@ -298,16 +298,19 @@ def _while_they_think(
     return others, replies
 
 
-def decision_of(state: State, player: str) -> tuple[str, list[Choice]]:
-    """The decision of ``player`` due on ``state``, as a bot is asked it: its kind and moves
-    (construction: the builds then ``None``; the end: the player's own copy choices)."""
-    if state.phase == "exploring":
-        return "pick", list(moves.picks(state, player))
-    if state.phase == "building":
-        return "build", [*moves.builds(state, player), None]
-    if state.phase == "ending":
-        return "end", list(own_parts(moves.ends(state), player, {}))
-    raise ValueError(f"no decision of {player} is due {state.where()}")
+def asked(moves: LegalMoves) -> tuple[str, list[Choice]]:
+    """The decision of one player (``moves``: ``state.legal_moves(player)``) as a bot is asked
+    it on any position (``bkref.bots.engine.Engine``): its kind and moves. A pick: their
+    picks; a construction: their builds, then ``None`` (place nothing more); the end: their
+    own part of each set of copy choices (``own_parts``). ``ValueError`` when none is due."""
+    kind, player = moves.due.kind, moves.player
+    if player is None or player not in moves.players or kind not in ("pick", "build", "end"):
+        raise ValueError(f"no decision of {player} is due {moves.state.where()}")
+    if kind == "pick":
+        return kind, list(moves.picks())
+    if kind == "build":
+        return kind, [*moves.builds(), None]
+    return kind, list(own_parts(moves.ends(), player, {}))
 
 
 def own_parts(ends: Sequence[End], player: str, chosen: dict[str, Any]) -> list[End]:

@@ -43,12 +43,12 @@ from bkref.bots.bundled import BUNDLED, load
 from bkref.bots.errors import OptionError, PolicyError, SimulationError, traceback_of
 from bkref.bots.policies import Choice, Policy, random_build, random_pick, random_policy
 from bkref.bots.seats import BotOptions, ProgramSeat, command_of, decide, is_program, own_parts
-from bkref.game import moves
 from bkref.game.catalog import CARDS
 from bkref.game.engine import State
 from bkref.game.events import FORMAT, End, Event, Game, Harvest, Rulings
 from bkref.game.fiefs import harvest_carrots
 from bkref.game.knowledge import view
+from bkref.game.moves import Lister
 from bkref.io.diagnostics import printable
 
 PLAYER_IDS: Final = ("ann", "bob", "cid", "dee")
@@ -265,6 +265,9 @@ class _Game:
         """The seats that decide together: each seat alone, or (one stream) the seats of each policy."""
         self.state = State()
         self.events: list[Event] = []
+        self.lister = Lister()
+        """What the game's listings keep for the next decision (dropped with the game, and with
+        it any move a user's policy changed)."""
 
     @property
     def rng(self) -> random.Random:
@@ -317,7 +320,6 @@ class _Game:
                 traceback=traceback_of(error),
             ) from None
         if before is not None and msgspec.json.encode(options) != before:
-            moves.clear_caches()  # the moves it changed may be kept for later listings
             raise PolicyError(f"policy {spec} changed the legal moves it was given at {self.where(what)}", spec=spec)
         if index is None:
             raise PolicyError(
@@ -372,24 +374,39 @@ class _Game:
         return self.events
 
     def _play(self) -> None:
+        """The game after its game event: who is due (``state.due()``), what they may do
+        (``LegalMoves``), and their choice applied, until it is over. A deal or draw is the one
+        the deck gives; a turn's picks are asked of every seat (``explore``); a construction
+        is asked in the order of docs/bot-protocol.md (``construction``); the end's copy
+        choices follow the reveal of every parchment."""
         state = self.state
-        while state.due().kind == "deal":
-            self.emit(moves.deal(state))
-            while state.due().kind in ("pick", "draw"):
+        while (due := state.due().kind) != "over":
+            if due in ("deal", "draw"):
+                self.emit(self.lister.moves(state)[0])
+            elif due == "pick":
                 self.explore()
-                while state.pending:
-                    self.emit(moves.draw(state))
-            if self.streams is None:
-                self.builds_together()
+            elif due == "build":
+                self.construction()
             else:
-                self.camps()
-                for player in self.players:
-                    self.builds(player)
-            self.emit(self.harvest(), self.harvested)
-            if state.phase == "ending":
                 for seat in self.programs.values():
                     seat.reveal(state)
-        self.emit(self.end(), self.final)
+                self.emit(self.end(), self.final)
+
+    def construction(self) -> None:
+        """A round's construction, then its harvest. The order of bkbot/1 (docs/bot-protocol.md):
+        the camps first, in ascending priority (C7), each camp's owner asked once; then each seat
+        in turn, asked again after each build until it answers ``None``; then every trading post's
+        owner at once. With one generator, the order ``bkref simulate`` has always played, which
+        its logs keep: each policy's builds for all its seats, camps among them, until ``None``."""
+        if self.streams is None:
+            for group in self.groups:
+                while (build := self.group_build(group)) is not None:
+                    self.emit(build)
+        else:
+            self.camps()
+            for player in self.players:
+                self.builds(player)
+        self.emit(self.harvest(), self.harvested)
 
     def explore(self) -> None:
         """One turn's picks, played in seat order: every seat decides at once (D4), or (one
@@ -397,17 +414,17 @@ class _Game:
         state = self.state
         if self.streams is None:
             for player in self.players:
-                if self.policy[player] is random_policy:  # its choice without the list (random_pick)
-                    self.emit(random_pick(state, player, self.rng))
+                if self.policy[player] is random_policy:  # its choice without the list (LegalMoves)
+                    self.emit(random_pick(self.lister.moves(state, player), self.rng))
                     continue
-                self.emit(self.ask(player, moves.picks(state, player), f"{player}'s pick"))
+                self.emit(self.ask(player, self.lister.moves(state, player).picks(), f"{player}'s pick"))
             return
         for seat in self.programs.values():
             seat.hand(state)
         drawn = [p for p in self.players if self.policy.get(p) is random_policy]  # chosen without the list
-        asks = {p: moves.picks(state, p) for p in self.players if p not in drawn}
+        asks = {p: self.lister.moves(state, p).picks() for p in self.players if p not in drawn}
         chosen = self.decide("pick", asks, "{}'s pick") if asks else {}
-        chosen.update({p: random_pick(state, p, self.streams[p]) for p in drawn})
+        chosen.update({p: random_pick(self.lister.moves(state, p), self.streams[p]) for p in drawn})
         for player in self.players:
             self.emit(chosen[player])
 
@@ -422,7 +439,7 @@ class _Game:
             if n > 0 and CARDS[c].kind == "camp"
         )
         for _, p, c in camps:
-            build = self.decide("camp", {p: [*moves.builds(state, p, c), None]}, "{}'s camp " + c)[p]
+            build = self.decide("camp", {p: [*self.lister.moves(state, p).builds(c), None]}, "{}'s camp " + c)[p]
             if build is not None:
                 self.emit(build)
 
@@ -431,42 +448,42 @@ class _Game:
         (the bundled ``random`` chooses without the list of builds: ``random_build``)."""
         state = self.state
         if self.policy.get(player) is random_policy and self.streams is not None:
-            while (placed := random_build(state, [player], self.streams[player], camps=False)) is not None:
+            while (
+                placed := random_build(self.lister.moves(state, player), self.streams[player], camps=False)
+            ) is not None:
                 self.emit(placed)
             return
         while True:
-            options: list[Choice] = [b for b in moves.builds(state, player) if CARDS[b.card].kind != "camp"]
+            options: list[Choice] = [
+                b for b in self.lister.moves(state, player).builds() if CARDS[b.card].kind != "camp"
+            ]
             build = self.decide("build", {player: [*options, None]}, "the construction of {}")[player]
             if build is None:
                 return
             self.emit(build)
 
-    def builds_together(self) -> None:
-        """(One stream) each policy's builds, for all its seats together, camps among them."""
-        for group in self.groups:
-            while (build := self.construction(group)) is not None:
-                self.emit(build)
-
-    def construction(self, group: list[str]) -> Choice:
+    def group_build(self, group: list[str]) -> Choice:
         """(One stream) the next build of ``group``'s policy, or None once it places nothing more
         or no build is left. The bundled ``random`` chooses without the list of builds (``random_build``)."""
         state = self.state
         if self.policy[group[0]] is random_policy:
-            return random_build(state, group, self.rng)
+            return random_build(self.lister.moves(state), self.rng, group)
         every = len(group) == len(self.players)  # (in seat order, as builds lists them)
-        options = moves.builds(state) if every else [build for p in group for build in moves.builds(state, p)]
+        options = (
+            self.lister.moves(state).builds()
+            if every
+            else [build for p in group for build in self.lister.moves(state, p).builds()]
+        )
         return self.ask(group[0], [*options, None], f"the construction of {', '.join(group)}") if options else None
 
     def harvest(self) -> Harvest:
         """The harvest, with the declarations of every trading post's owner, asked at once
         (its ``expect``: ``harvested``)."""
         state = self.state
-        posts = moves.trading_posts(state)
-        chosen = self.decide(
-            "harvest", {p: moves.declarations(state, p) for p in posts}, "{}'s trading post declarations"
-        )
+        asks = {p: theirs for p in self.players if (theirs := self.lister.moves(state, p).closing())}
+        chosen = self.decide("harvest", asks, "{}'s trading post declarations")
         declared = {}
-        for p in posts:
+        for p in asks:
             answer = chosen[p]
             assert isinstance(answer, Harvest)
             declared.update(answer.trading_posts)
@@ -486,7 +503,7 @@ class _Game:
         asked at once; under ``follow`` one at a time in seat order, each offered only the
         parts that keep the whole legal."""
         state = self.state
-        options = moves.ends(state)
+        options = self.lister.moves(state).ends()
         copies: dict[str, dict[Any, Any]] = {}
         if self.streams is None:
             for group in self.groups:

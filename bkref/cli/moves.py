@@ -47,7 +47,6 @@ def moves(
 
     from bkref.cli import errors
     from bkref.game.events import Event
-    from bkref.game.moves import legal_moves
     from bkref.io.diagnostics import exit_status, json_printable, printable
     from bkref.io.referee import NoEvent
     from bkref.io.sources import STDIN, one_log
@@ -71,7 +70,7 @@ def moves(
         raise errors.seen_by(player, players, "--player")
     if as_ is not None and player is not None and player != as_:
         raise fail(f"--as {as_} lists only {as_}'s moves; --player {player} asks for another player's")
-    moves: list[Event] = list(legal_moves(step.state, as_ if as_ is not None else player))
+    moves: list[Event] = list(step.state.legal_moves(as_ if as_ is not None else player))
     sys.stderr.writelines(d.text() + "\n" for d in diagnostics)
     if output is OutputFormat.json:
         sys.stdout.writelines(json_printable(msgspec.json.encode(move).decode()) + "\n" for move in moves)

@@ -61,9 +61,10 @@ class State(Table):
         """True when ``event`` breaks no rule now (and leaves this state as it is)."""
         return not self.copy().play(event)
 
-    def legal_moves(self, player: str | None = None) -> list[Event]:
-        """Every legal event at the decision now due (``bkref.game.moves.legal_moves``)."""
-        return list(moves.legal_moves(self, player))
+    def legal_moves(self, player: str | None = None, lister: moves.Lister | None = None) -> moves.LegalMoves:
+        """The legal moves of ``player`` (default: every player it is due from) at the decision
+        now due (``bkref.game.moves.LegalMoves``); ``lister`` keeps what they list for the next."""
+        return moves.LegalMoves(self, player, lister)
 
     def final_explained(self) -> FinalScore | None:
         """``final`` with what each parchment counted; ``final`` itself holds the points only,

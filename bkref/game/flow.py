@@ -50,7 +50,7 @@ def due(table: Table) -> Due:
     if phase == "exploring":
         if table.pending:
             return Due("draw", (table.pending[0][0],))
-        return Due("pick", tuple(p for p in table.players if p not in table.picks))
+        return Due("pick", tuple([p for p in table.players if p not in table.picks]))
     if phase == "building":
         return Due("build", table.players)
     if phase == "ending":

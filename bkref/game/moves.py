@@ -1,24 +1,28 @@
 """Legal moves: every event the rules allow at a decision point of a game.
 
-Pure functions of a ``State``; no I/O. What they list is what the engine accepts
-(``State.is_legal`` is the engine itself, and the tests check that the two agree both
-ways; each copy card's targets are what the end's own check allows, ``ending.copy_targets``).
-Each list comes in a fixed order, so a seeded program that chooses among them plays the
-same game on every run. A move is a value: a later listing may hold the same object
-(``builds`` keeps each player's last builds of each card), so change none in place.
-What each gives:
+Functions of a ``State``; no I/O, and no state of the module's own: what a listing keeps
+for the next is the caller's (a ``Lister``, one a game). What they list is what the engine
+accepts (``State.is_legal`` is the engine itself, and the tests check that the two agree
+both ways; each copy card's targets are what the end's own check allows,
+``ending.copy_targets``). Each list comes in a fixed order, so a seeded program that
+chooses among them plays the same game on every run. A move is a value: a later listing
+by the same lister may hold the same object (``builds`` keeps each player's last builds
+of each card), so change none in place. What each gives:
+
+- ``LegalMoves(state, player)`` (or ``state.legal_moves(player)``, ``lister.moves(state,
+  player)``): the one answer to "what may they do now", as python-chess's
+  ``board.legal_moves``: the moves of the decision due (``bkref.game.flow.due``), with
+  ``len``, the n-th and ``in``; picks and builds counted and chosen without the list
+  (``counts``, ``build``), the builds of one card (``builds``), what closes the
+  construction (``closing``). ``legal_moves(state, player)``: the same as a list.
 
 - ``picks(state, player)``: every distinct pick of the turn (D2, D3): two cards kept
   (3-4 players), or one kept and one other discarded (2 players, the reserve card in
-  the hand, D3); kept cards in sorted order. ``pick_count(state, player)`` and
-  ``nth_pick(state, player, index)``: how many, and one of them, without the list
-  (``chosen_pick``: both at once).
+  the hand, D3); kept cards in sorted order.
 - ``builds(state, player, card)``: every legal build of the construction (C1-C7):
   player in seat order, then card id, then squares in board order (camps: only those
   not below the camps already placed, C7; sky towers: two free squares of the player
-  in different fiefs, C5; farms on their terrain, C4). ``build_counts(state, players)``
-  and ``nth_build(state, player, card, index)``: how many there are of each player and
-  card, and one of them, without making the list (what a program that samples needs).
+  in different fiefs, C5; farms on their terrain, C4).
   ``builds_at_construction(state, player, card)``: the same for one card not yet kept,
   as if the construction began now, each with the state after it (what a player weighs
   when choosing cards).
@@ -30,8 +34,6 @@ What each gives:
 - ``ends(state)``: every legal set of copy choices (E7, R3).
 - ``deal(state)`` and ``draw(state)``: the one deal or draw the deck allows (no choice;
   only when the game event gave the deck).
-- ``legal_moves(state)``: all of the above that fit the decision now due
-  (``bkref.game.flow.due``).
 
 >>> from bkref.game.engine import State
 >>> from bkref.game.events import Game, Deal
@@ -45,17 +47,16 @@ What each gives:
 []
 >>> [" ".join(pick.keep) for pick in picks(state, "ann")]  # the same cards kept only once
 ['A1 A2', 'A1 city1', 'A1 city2', 'A2 city1', 'A2 city2', 'city1 city1', 'city1 city2', 'city2 city2']
->>> pick_count(state, "ann"), nth_pick(state, "ann", 5).keep  # without the list
-(8, ['city1', 'city1'])
->>> state.due()
-Due(kind='pick', players=('ann', 'bob', 'cid'))
+>>> moves = state.legal_moves("ann")  # the decision due, ann's part of it
+>>> moves.due, len(moves), moves[5].keep  # without the list
+(Due(kind='pick', players=('ann', 'bob', 'cid')), 8, ['city1', 'city1'])
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final, TypeVar
 
 from bkref.game.building import build as place
@@ -95,38 +96,21 @@ looks up each time)."""
 
 def picks(state: Table, player: str) -> list[Pick]:
     """Every distinct pick ``player`` may make now (D2, D3); empty when no pick of theirs is due."""
+    return _picks(state, player, _pick_pairs(state, player))
+
+
+def _picks(state: Table, player: str, pairs: Iterable[tuple[str, str]]) -> list[Pick]:
+    """The picks of ``player`` now of ``pairs`` (``_pick_pairs``)."""
     r: Any = state.round  # boxed once: the compiled build then hands the same objects to each pick
     t: Any = state.turn
     if KEEP[state.seats] == 1:  # 2 players: one kept, one other discarded
-        return [_PICK(r, t, player, [keep], [other]) for keep, other in _pick_pairs(state, player)]
-    return [_PICK(r, t, player, [first, second]) for first, second in _pick_pairs(state, player)]
+        return [_PICK(r, t, player, [keep], [other]) for keep, other in pairs]
+    return [_PICK(r, t, player, [first, second]) for first, second in pairs]
 
 
-def pick_count(state: Table, player: str) -> int:
-    """``len(picks(state, player))``, without making them."""
-    return len(list(_pick_pairs(state, player)))
-
-
-def nth_pick(state: Table, player: str, index: int) -> Pick:
-    """``picks(state, player)[index]``, without making the others."""
-    return chosen_pick(state, player, lambda _: index)
-
-
-def chosen_pick(state: Table, player: str, choose: Callable[[int], int]) -> Pick:
-    """``picks(state, player)[choose(n)]``, ``n`` being how many there are, without making
-    the list: what a program that samples needs, in one pass.
-
-    >>> from bkref.game.engine import State
-    >>> chosen_pick(State(), "ann", lambda n: n - 1)  # no pick is due
-    Traceback (most recent call last):
-    ...
-    IndexError: ann has no pick -1
-    """
-    pairs = list(_pick_pairs(state, player))
-    index = choose(len(pairs))
-    if not -len(pairs) <= index < len(pairs):
-        raise IndexError(f"{player} has no pick {index}")
-    first, second = pairs[index]
+def _pick(state: Table, player: str, pair: tuple[str, str]) -> Pick:
+    """The pick of ``player`` now of ``pair`` (``_pick_pairs``)."""
+    first, second = pair
     if KEEP[state.seats] == 1:
         return Pick(state.round, state.turn, player, [first], [second])
     return Pick(state.round, state.turn, player, [first, second])
@@ -149,24 +133,19 @@ def _pick_pairs(state: Table, player: str) -> Iterable[tuple[str, str]]:
     return [(first, second) for first, second in pairs if first != second or first in twice]
 
 
-def placements(position: Position, player: str, card: str) -> list[list[str]]:
+def placements(position: Position, player: str, card: str, lister: Lister | None = None) -> list[list[str]]:
     """Every set of squares where ``player`` could place building ``card`` in ``position``
     (C2-C6), in board order: camps on any empty square nobody controls (C6; their order,
     C7, is the construction's), sky towers on two free squares of the player in different
-    fiefs (C5), the others on a free square of the player, farms on their terrain (C4)."""
-    return _Board(position).placements(player, card)
+    fiefs (C5), the others on a free square of the player, farms on their terrain (C4).
+    ``lister`` keeps what it names for the next (``Lister``)."""
+    return _Board(position, Lister() if lister is None else lister).placements(player, card)
 
 
-_NAMED: dict[int, tuple[str, ...]] = {}
-"""The squares of a bitmask, named (``fiefs.names``), as placements asked them lately: a
-player's squares change by one at a time, and most placements of a construction are those
-of the decision before. Cleared when it holds ``_NAMED_MOST``."""
 _NAMED_MOST: Final = 1024
-_FIEFS: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[int, ...]] = {}
-"""A player's fiefs by their squares (``_Board.fiefs``), by the player's squares and the sky
-towers that join them (C5): the same through a construction, unless a camp or a tower joins
-some. Cleared when it holds ``_NAMED_MOST``."""
-
+"""The most bitmasks a ``Lister`` keeps named, and fiefs by their squares, before it forgets them all."""
+_LISTED_MOST: Final = 16
+"""The most players a ``Lister`` keeps the builds of, before it forgets them all."""
 
 _Key = int | tuple[int, tuple[int, ...]]
 """What a player's kept builds of a card follow from (``_listed``): a bitmask of squares, or
@@ -174,51 +153,70 @@ _Key = int | tuple[int, tuple[int, ...]]
 _Kept = dict[str, tuple[int, _Key, tuple[Build, ...], tuple[tuple[int, int], ...]]]
 """A player's builds listed last of each card (``_listed``): with their round, what they
 follow from, and (sky towers) each first square with its seconds, as bitmasks."""
-_LISTED: dict[str, _Kept] = {}
-"""The builds of each player and card listed last (``_listed``), with their round and the
-squares they follow from: the player's free squares (a camp: the empty squares nobody
-controls; a sky tower: the player's free squares and fiefs). A build takes a square of its
-builder only, so most lists of a construction are those of the decision before, or those
-less a square. Cleared when it holds ``_LISTED_MOST`` players."""
-_LISTED_MOST: Final = 16
 
 
-_HELD: Final[list[tuple[tuple[str, ...], int]]] = [((), _PRINTED_CITIES)]
-"""The squares with a building of the position asked last (``_held``), by its squares in
-the order they were built (one entry)."""
+class Lister:
+    """What the listings keep between calls, owned by whoever lists: a game, a search, a
+    measurement (the rules hold no state of their own). A fresh one remembers nothing and
+    lists as fast as one decision allows; one kept through a game lists each decision from
+    the one before, as a player's squares change by one at a time. Each store is bounded.
 
+    - ``named``: the squares of a bitmask, named (``fiefs.names``), as placements asked them
+      lately (most placements of a construction are those of the decision before);
+    - ``fiefs``: a player's fiefs by their squares (``_Board.fiefs``), by the player's squares
+      and the sky towers that join them (C5): the same through a construction, unless a camp
+      or a tower joins some;
+    - ``listed``: the builds of each player and card listed last (``_listed``), with their round
+      and the squares they follow from (a build takes a square of its builder only, so most
+      lists of a construction are those of the decision before, or those less a square);
+    - ``held``: the squares with a building of the position asked last, by its squares in the
+      order they were built.
 
-def clear_caches() -> None:
-    """Forget what the listings keep between calls (``_NAMED``, ``_FIEFS``, ``_LISTED``, ``_HELD``:
-    each bounded): for a measurement that starts cold, or once a listed move was changed."""
-    _NAMED.clear()
-    _FIEFS.clear()
-    _LISTED.clear()
-    _HELD[0] = ((), _PRINTED_CITIES)
+    A move is a value: a later listing by the same lister may hold the same object, so
+    change none in place (a lister whose moves were changed is dropped, never reused).
+    """
 
+    def __init__(self) -> None:
+        self.named: dict[int, tuple[str, ...]] = {}
+        self.fiefs: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[int, ...]] = {}
+        self.listed: dict[str, _Kept] = {}
+        self.held: tuple[tuple[str, ...], int] = ((), _PRINTED_CITIES)
 
-def _held(building: dict[str, str]) -> int:
-    """The squares that hold a building, printed cities included (C3): from those of the
-    position asked last (``_HELD``) when its buildings come first in ``building`` (a building
-    stays where it is built, and a dict keeps the order its squares came in)."""
-    squares = tuple(building)
-    last, held = _HELD[0]
-    if squares[: len(last)] != last:  # another game's, or a camp left (P1)
-        last, held = (), _PRINTED_CITIES
-    for sq in squares[len(last) :]:
-        held |= SQUARE_BIT[sq]
-    _HELD[0] = (squares, held)
-    return held
+    def moves(self, state: Table, player: str | None = None) -> LegalMoves:
+        """The legal moves of ``player`` (default: every player it is due from) at the decision
+        due on ``state``, listed by this lister (``LegalMoves``)."""
+        return LegalMoves(state, player, self)
 
+    def squares_held(self, building: dict[str, str]) -> int:
+        """The squares that hold a building, printed cities included (C3): from those of the
+        position asked last (``held``) when its buildings come first in ``building`` (a building
+        stays where it is built, and a dict keeps the order its squares came in)."""
+        squares = tuple(building)
+        last, held = self.held
+        if squares[: len(last)] != last:  # another game's, or a camp left (P1)
+            last, held = (), _PRINTED_CITIES
+        for sq in squares[len(last) :]:
+            held |= SQUARE_BIT[sq]
+        self.held = (squares, held)
+        return held
 
-def _named(bits: int) -> tuple[str, ...]:
-    """``fiefs.names(bits)``, kept in ``_NAMED``."""
-    named = _NAMED.get(bits)
-    if named is None:
-        if len(_NAMED) >= _NAMED_MOST:
-            _NAMED.clear()
-        named = _NAMED[bits] = names(bits)
-    return named
+    def names(self, bits: int) -> tuple[str, ...]:
+        """``fiefs.names(bits)``, kept in ``named``."""
+        named = self.named.get(bits)
+        if named is None:
+            if len(self.named) >= _NAMED_MOST:
+                self.named.clear()
+            named = self.named[bits] = names(bits)
+        return named
+
+    def kept(self, player: str) -> _Kept:
+        """The builds of ``player`` listed last, by card (``listed``)."""
+        kept = self.listed.get(player)
+        if kept is None:
+            if len(self.listed) >= _LISTED_MOST:
+                self.listed.clear()
+            kept = self.listed[player] = {}
+        return kept
 
 
 class _Board:
@@ -226,9 +224,10 @@ class _Board:
     the free squares (no building, printed city included: C3), each player's, and the empty
     squares nobody controls (C6), each found once when asked for, and named once."""
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Position, lister: Lister) -> None:
         self.position = position
-        self.free = _ALL & ~_held(position.building)
+        self.lister = lister
+        self.free = _ALL & ~lister.squares_held(position.building)
         self.mine: dict[str, int] = {}
         self.empty: int | None = None
 
@@ -258,7 +257,7 @@ class _Board:
                     shared[sq] = free
         spots = []
         later = mine
-        squares = _named(mine)
+        squares = self.lister.names(mine)
         for i, a in enumerate(squares):
             later ^= SQUARE_BIT[a]
             fief = shared.get(a)
@@ -272,7 +271,7 @@ class _Board:
     def placements(self, player: str, card: str) -> list[list[str]]:
         if card in _TOWERS:  # each first square, with its seconds among the later ones
             return [[a, b] for a, _, seconds in self.pairs(player) for b in seconds]
-        return [[b] for b in _named(self.one(player, card))]
+        return [[b] for b in self.lister.names(self.one(player, card))]
 
     def mine_of(self, player: str) -> int:
         """The free squares of ``player``."""
@@ -282,14 +281,15 @@ class _Board:
         return mine
 
     def fiefs(self, player: str) -> tuple[int, ...]:
-        """The squares of each of ``player``'s fiefs (``fiefs.square_groups``), kept in ``_FIEFS``."""
+        """The squares of each of ``player``'s fiefs (``fiefs.square_groups``), kept in the lister's ``fiefs``."""
         position = self.position
         key = (position.owned.get(player, 0), tuple([(a, b) for a, b in position.towers]))
-        found = _FIEFS.get(key)
+        kept = self.lister.fiefs
+        found = kept.get(key)
         if found is None:
-            if len(_FIEFS) >= _NAMED_MOST:
-                _FIEFS.clear()
-            found = _FIEFS[key] = tuple(group for group, _, _ in square_groups(position, player))
+            if len(kept) >= _NAMED_MOST:
+                kept.clear()
+            found = kept[key] = tuple(group for group, _, _ in square_groups(position, player))
         return found
 
     def count(self, player: str, card: str) -> int:
@@ -328,30 +328,25 @@ def _placeable(supply: dict[str, int], floor: int, card: str | None) -> list[str
     return cards
 
 
-def builds(state: Table, player: str | None = None, card: str | None = None) -> list[Build]:
-    """Every build the engine accepts now, of ``player`` (default: every player) and ``card`` (default: any)."""
+def builds(
+    state: Table, player: str | None = None, card: str | None = None, lister: Lister | None = None
+) -> list[Build]:
+    """Every build the engine accepts now, of ``player`` (default: every player) and ``card``
+    (default: any); ``lister`` keeps them for the next listing (``Lister``)."""
     if state.phase != "building":
         return []
     found: list[Build] = []
-    board = _Board(state.position)
+    if lister is None:
+        lister = Lister()
+    board = _Board(state.position, lister)
     r, floor = state.round, state.camp_floor
     for p in state.players if player is None else [q for q in state.players if q == player]:
         cards = _placeable(state.supply[p], floor, card)
         if cards:
-            kept, mine = _kept(p), board.mine_of(p)
+            kept, mine = lister.kept(p), board.mine_of(p)
             for c in cards:
                 found += _listed(board, kept, mine, r, p, c)
     return found
-
-
-def _kept(player: str) -> _Kept:
-    """The builds of ``player`` listed last, by card (``_LISTED``)."""
-    kept = _LISTED.get(player)
-    if kept is None:
-        if len(_LISTED) >= _LISTED_MOST:
-            _LISTED.clear()
-        kept = _LISTED[player] = {}
-    return kept
 
 
 def _listed(board: _Board, kept: _Kept, mine: int, r: int, p: str, c: str) -> tuple[Build, ...]:
@@ -386,7 +381,7 @@ def _listed(board: _Board, kept: _Kept, mine: int, r: int, p: str, c: str) -> tu
         if held is not None and isinstance(was := held[1], int) and not key & ~was:
             listed = _without(held[2], was & on, (was ^ key) & on)
         else:
-            listed = tuple([_BUILD(r, p, c, [b]) for b in _named(key & on)])
+            listed = tuple([_BUILD(r, p, c, [b]) for b in board.lister.names(key & on)])
     kept[c] = (r, key, listed, spots)
     return listed
 
@@ -416,29 +411,6 @@ def _towers_without(
             left.append((a, seconds & ~gone))
         start = end
     return tuple(kept), tuple(left)
-
-
-def build_counts(state: Table, players: Collection[str] | None = None) -> list[tuple[str, str, int]]:
-    """How many builds ``builds`` lists of each of ``players`` (default: every player) and each
-    card, in its order, as (player, card, count), without making them; a card with none is
-    left out."""
-    if state.phase != "building":
-        return []
-    board = _Board(state.position)
-    chosen = state.players if players is None else [p for p in state.players if p in players]
-    found = []
-    for p in chosen:
-        for c in _placeable(state.supply[p], state.camp_floor, None):
-            on = _ON.get(c)  # most buildings stand on one of the player's free squares
-            n = (board.mine_of(p) & on).bit_count() if on is not None else board.count(p, c)
-            if n:
-                found.append((p, c, n))
-    return found
-
-
-def nth_build(state: Table, player: str, card: str, index: int) -> Build:
-    """``builds(state, player, card)[index]``, without making the others."""
-    return Build(round=state.round, player=player, card=card, at=_Board(state.position).nth(player, card, index))
 
 
 def builds_at_construction(state: T, player: str, card: str) -> list[tuple[Build, T]]:
@@ -533,22 +505,195 @@ def draw(state: Table) -> Draw | None:
 
 
 def legal_moves(state: Table, player: str | None = None) -> list[Move]:
-    """Every legal event at the decision now due (see ``bkref.game.flow.due``), of ``player`` if given.
+    """Every legal event at the decision now due (see ``bkref.game.flow.due``), of ``player``
+    if given: ``LegalMoves`` as a list."""
+    return list(LegalMoves(state, player))
 
-    Exploring: the picks of the players yet to pick, or the draw due. Construction:
-    the builds, then the harvests that close it. The end: the copy choices. A deal or
-    draw is listed only when the deck is known (it is then the only one).
+
+class LegalMoves:
+    """The legal moves of ``player`` (default: every player it is due from) at the decision due
+    on ``state`` (``bkref.game.flow.due``, kept as ``due``), as python-chess's
+    ``board.legal_moves``: iterate them, ``len``, the n-th (``moves[i]``, from the end when
+    negative) and ``move in moves``, in a fixed order, so that a seeded program that chooses
+    among them plays the same game on every run. The count and the n-th come without making
+    the list for picks and builds (``random.choice(moves)`` draws the pick ``random`` makes), and
+    so do the builds of each player and card (``counts``, ``build``).
+
+    Exploring: the picks of the players yet to pick, or the draw due. Construction: the
+    builds, then what closes it (``closing``: the harvests; a player's, their trading post
+    declarations). The end: the copy choices. Each kind also comes as a list of its own type
+    (``picks``, ``builds``, ``closing``, ``ends``). A deal or draw is listed only when the deck
+    is known (it is then the only one). The moves are those of ``state`` as it is when they
+    are made: after a move is played, ask again. ``lister`` (default: a fresh one) keeps
+    what they list for the next decision (``Lister``).
+
+    >>> from bkref.game.engine import State
+    >>> from bkref.game.events import Game, Deal
+    >>> state = State()
+    >>> state.play(Game(format="bkref/1", players=["ann", "bob", "cid"]))
+    []
+    >>> rows = zip((1, 2, 3), state.players, "ABC")
+    >>> hands = {p: [f"{r}{i}" for i in range(1, 11)] + ["city1", f"camp{n}"] for n, p, r in rows}
+    >>> state.play(Deal(round=1, hands=hands))
+    []
+    >>> moves = LegalMoves(state, "bob")
+    >>> moves.due, len(moves), moves[-1].keep
+    (Due(kind='pick', players=('ann', 'bob', 'cid')), 66, ['camp2', 'city1'])
+    >>> moves[0] in moves, Pick(1, 1, "bob", ["A1", "A2"]) in moves
+    (True, False)
     """
-    due_now = due(state)
-    players = [p for p in due_now.players if player is None or p == player]
-    if due_now.kind == "pick":
-        return [pick for p in players for pick in picks(state, p)]
-    if due_now.kind in ("deal", "draw"):
-        forced = deal(state) if due_now.kind == "deal" else draw(state)
-        return [forced] if forced is not None and (player is None or player in due_now.players) else []
-    if due_now.kind == "build":
-        closing = harvests(state) if player is None else declarations(state, player)
-        return [*builds(state, player), *closing]
-    if due_now.kind == "end":
-        return list(ends(state)) if player is None or player in due_now.players else []
-    return []
+
+    __slots__ = (
+        "_board",
+        "_closing",
+        "_count",
+        "_counts",
+        "_listed",
+        "_pairs",
+        "due",
+        "lister",
+        "player",
+        "players",
+        "state",
+    )
+
+    def __init__(self, state: Table, player: str | None = None, lister: Lister | None = None) -> None:
+        self.state = state
+        self.player = player
+        self.lister = Lister() if lister is None else lister
+        self.due = now = due(state)
+        self.players = now.players if player is None else (player,) if player in now.players else ()
+        """The players whose moves these are: those the decision is due from, or ``player`` alone."""
+        self._pairs: dict[str, list[tuple[str, str]]] = {}
+        self._board: _Board | None = None
+        self._count: int | None = None
+        self._counts: list[tuple[str, str, int]] | None = None
+        self._closing: list[Harvest] | None = None
+        self._listed: list[Move] | None = None
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._every())
+
+    def __len__(self) -> int:
+        if self._count is None:
+            kind = self.due.kind
+            if kind == "pick":
+                count = 0
+                for p in self.players:
+                    count += len(self._pairs_of(p))
+                self._count = count
+            elif kind == "build":
+                self._count = sum([n for _, _, n in self.counts()]) + len(self.closing())
+            else:
+                self._count = len(self._every())
+        return self._count
+
+    def __getitem__(self, index: int) -> Move:
+        """The move at ``index``, from the end when negative: ``IndexError`` beyond either end."""
+        n = self._count if self._count is not None else len(self)
+        at = index + n if index < 0 else index
+        if not 0 <= at < n:
+            raise IndexError(f"{' and '.join(self.players) or 'nobody'} has no legal move {index} of {n}")
+        kind = self.due.kind
+        if kind == "pick":
+            for p in self.players:
+                pairs = self._pairs_of(p)
+                if at < len(pairs):
+                    return _pick(self.state, p, pairs[at])
+                at -= len(pairs)
+        if kind == "build":
+            for p, c, count in self.counts():
+                if at < count:
+                    return self.build(p, c, at)
+                at -= count
+            return self.closing()[at]
+        return self._every()[at]
+
+    def choose(self, choose: Callable[[int], int]) -> Move:
+        """``self[choose(len(self))]``: the move at the index ``choose`` gives for their number,
+        counted once (``random.choice(moves)`` draws the same: ``moves.choose(lambda n:
+        rng.choice(range(n)))``); ``IndexError`` when there is none."""
+        if self.due.kind == "pick" and len(self.players) == 1:  # one player's picks: their pairs alone
+            player = self.players[0]
+            pairs = self._pairs_of(player)
+            return _pick(self.state, player, pairs[choose(len(pairs))])
+        return self[choose(len(self))]
+
+    def __contains__(self, move: object) -> bool:
+        return any(move == legal for legal in self._every())
+
+    def picks(self) -> list[Pick]:
+        """The picks among these moves (exploring), in seat order (``picks``)."""
+        if self.due.kind != "pick":
+            return []
+        state, pairs = self.state, self._pairs
+        each = [_picks(state, p, pairs.get(p) or _pick_pairs(state, p)) for p in self.players]
+        return each[0] if len(each) == 1 else [pick for theirs in each for pick in theirs]
+
+    def ends(self) -> list[End]:
+        """The sets of copy choices among these moves (the end: ``ends``)."""
+        return ends(self.state) if self.due.kind == "end" and self._theirs() else []
+
+    def builds(self, card: str | None = None) -> list[Build]:
+        """The builds among these moves (construction), of ``card`` only if given (``builds``)."""
+        return builds(self.state, self.player, card, self.lister)
+
+    def counts(self) -> list[tuple[str, str, int]]:
+        """How many builds there are of each player and card, in the order of ``builds``, as
+        (player, card, count), without making them; a card with none is left out. (Made once:
+        change none of these lists.)"""
+        if self._counts is not None:
+            return self._counts
+        found = []
+        if self.due.kind == "build":
+            board = self._board_now()
+            state = self.state
+            for p in self.players:
+                for c in _placeable(state.supply[p], state.camp_floor, None):
+                    on = _ON.get(c)  # most buildings stand on one of the player's free squares
+                    n = (board.mine_of(p) & on).bit_count() if on is not None else board.count(p, c)
+                    if n:
+                        found.append((p, c, n))
+        self._counts = found
+        return found
+
+    def build(self, player: str, card: str, index: int) -> Build:
+        """``player``'s build of ``card`` at ``index`` among theirs (``builds``), without making the others."""
+        return Build(round=self.state.round, player=player, card=card, at=self._board_now().nth(player, card, index))
+
+    def closing(self) -> list[Harvest]:
+        """What may close the construction: every harvest (``harvests``), or with ``player``, their
+        trading post declarations (``declarations``); empty outside construction."""
+        if self._closing is None:
+            self._closing = harvests(self.state) if self.player is None else declarations(self.state, self.player)
+        return self._closing
+
+    def _pairs_of(self, player: str) -> list[tuple[str, str]]:
+        pairs = self._pairs.get(player)
+        if pairs is None:
+            pairs = self._pairs[player] = list(_pick_pairs(self.state, player))
+        return pairs
+
+    def _board_now(self) -> _Board:
+        if self._board is None:
+            self._board = _Board(self.state.position, self.lister)
+        return self._board
+
+    def _every(self) -> list[Move]:
+        """The moves, as a list: made once."""
+        if self._listed is None:
+            self._listed = self._listing()
+        return self._listed
+
+    def _theirs(self) -> bool:
+        """Whether the decision due is ``player``'s (or no player was given)."""
+        return self.player is None or self.player in self.due.players
+
+    def _listing(self) -> list[Move]:
+        kind = self.due.kind
+        if kind in ("deal", "draw"):
+            forced = deal(self.state) if kind == "deal" else draw(self.state)
+            return [forced] if forced is not None and self._theirs() else []
+        if kind == "build":
+            return [*self.builds(), *self.closing()]
+        return [*self.picks(), *self.ends()]
