@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bkref.game.engine import State
-from bkref.game.events import Game
+from bkref.game.events import Deal, Game
 from tests.conftest import found, referee, replay
 
 THREE = replay("3p-ann-bob-cid")
@@ -190,3 +190,39 @@ def test_conservation_counts_each_card_against_its_copies(tmp_path: Path) -> Non
         "city1 is used 13 times, the game has 9 copies",
     )  # 4 a hand, and 1 dealt already
     assert report.state.used["city1"] == 13 and report.state.phase == "exploring"
+
+
+def test_an_empty_deck_is_not_the_games_and_is_set_aside(tmp_path: Path) -> None:
+    report = referee(tmp_path, [dict(THREE[0], deck=[]), THREE[1]])
+    rule, line, message = found(report)[0]
+    assert (rule, line) == ("S4", 1) and message.startswith("the deck is not the game's 182 cards: it has A1 x0")
+    assert (report.state.deck, report.state.phase) == (None, "exploring")  # the deal is checked by counting
+
+
+def test_a_two_player_deal_without_reserves_is_refused(tmp_path: Path) -> None:
+    report = referee(tmp_path, [TWO[0], {k: v for k, v in TWO[1].items() if k != "reserves"}])
+    assert found(report)[0] == ("D1", 2, "ann's reserve has 0 cards; with 2 players each gets a reserve of 10")
+
+
+def test_the_last_card_of_a_deal_off_the_deck_is_named_with_the_decks(tmp_path: Path) -> None:
+    # cid's last card, the deal's 36th, is the deck's 37th: named in cid's hand, beside the deck's 36th
+    deck, deal = THREE[0]["deck"], THREE[1]
+    hands = dict(deal["hands"], cid=[*deal["hands"]["cid"][:-1], deck[36]])
+    report = referee(tmp_path, [THREE[0], dict(deal, hands=hands)])
+    assert found(report)[0] == (
+        "D1",
+        2,
+        f"the deal does not follow the deck: card 12 of cid's hand is {deck[36]}, "
+        f"but card 36 of the deck is {deck[35]}",
+    )
+
+
+def test_a_deal_from_a_used_up_deck_breaks_d1() -> None:
+    # S4: the deck is never reshuffled; with every card of it dealt or drawn, there is none to deal
+    state = State()
+    deck = THREE[0]["deck"]
+    assert state.play(Game(format="bkref/1", players=["ann", "bob", "cid"], deck=deck)) == []
+    state.deck_pos = len(deck)
+    found = state.play(Deal(round=1, hands=THREE[1]["hands"]))
+    assert [v.rule for v in found] == ["D1"]
+    assert found[0].message.endswith("but card 183 of the deck is nothing (the deck is empty)")

@@ -131,3 +131,12 @@ def test_a_mission_scores_and_says_what_it_counted(
 ) -> None:
     position = Position(owner=dict.fromkeys(owned, "ann"), building=building)
     assert MISSIONS[mission](Holdings.of(position, "ann")) == score
+
+
+def test_a_game_is_complete_only_once_its_end_event_is_played(tmp_path: Path) -> None:
+    game = replay("3p-ann-bob-cid")
+    assert [referee(tmp_path, events).state.complete for events in (game[:1], game[:-1], game)] == [
+        False,
+        False,
+        True,
+    ]

@@ -10,6 +10,7 @@ from bkref.game.catalog import BOARD_ORDER, SQUARES
 from bkref.game.fiefs import (
     RESOURCES,
     BitBoard,
+    Lookahead,
     connected,
     fief_squares,
     fiefs_of,
@@ -108,3 +109,22 @@ def test_a_harvest_is_a_mapping_of_each_players_fiefs() -> None:
     assert [harvest_carrots(harvested, q) for q in ("ann", "bob", "cid", "zed")] == [2, 0, 0, 0]
     plain = dict(harvested)  # a harvest kept as a plain mapping counts the same
     assert [harvest_carrots(plain, q) for q in ("ann", "bob", "cid", "zed")] == [2, 0, 0, 0]
+
+
+def test_lookahead_remakes_the_fief_each_kind_of_building_changes() -> None:
+    # ann: A2 and A3 (forests, one fief) and C2 (a mountain) apart; greedy weighs its builds so
+    position = Position()
+    for sq in ("A2", "A3", "C2"):
+        position.claim(sq, "ann")
+    ahead = Lookahead(position, "ann")
+
+    def shown(
+        card: str, at: list[str], declared: str | None = None
+    ) -> list[tuple[tuple[str, ...], int, tuple[str, ...]]]:
+        _, after = ahead.built(card, at, declared)
+        return [(names(squares), strength, names(made, RESOURCES)) for squares, strength, made in after]
+
+    assert shown("sky_tower", ["A3", "C2"]) == [(("A2", "A3", "C2"), 0, ("wood",))]  # two fiefs become one (C5)
+    assert shown("city3", ["C2"]) == [(("C2",), 3, ())]
+    assert shown("farm_fish", ["A2"]) == [(("A2", "A3"), 0, ("wood", "fish"))]
+    assert shown("trading_post", ["C2"], "carrot") == [(("C2",), 0, ("carrot",))]  # what it is declared for (H1)

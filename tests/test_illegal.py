@@ -50,7 +50,14 @@ WAYS: dict[str, tuple[str, ...]] = {
     ),
     "D4": ("draw-before-picks",),
     "D5": ("passed-right-in-round-1", "passed-the-wrong-way"),
-    "E7": ("copies-nothing-when-it-could", "copies-what-neighbour-lacks", "copy-card-not-owned", "no-copy-choice"),
+    "E7": (
+        "copies-a-copy-card",
+        "copies-nothing-when-it-could",
+        "copies-what-neighbour-lacks",
+        "copy-card-not-owned",
+        "copy-cycle-under-follow",
+        "no-copy-choice",
+    ),
     "F1": (
         "expect-for-a-stranger",
         "pick-by-a-stranger",
@@ -64,8 +71,8 @@ WAYS: dict[str, tuple[str, ...]] = {
     "P3": ("draw-by-another-player", "draw-out-of-deck-order", "draws-three-cards", "provisions-built"),
     "P4": ("mission-built", "parchment-built"),
     "S1": ("five-players", "one-player", "player-seated-twice"),
-    "S4": ("card-used-twice", "deck-has-ten-city2", "deck-missing-a-card"),
-    "S5": ("no-rabbit-left",),
+    "S4": ("card-dealt-twice", "card-used-twice", "deck-has-ten-city2", "deck-missing-a-card"),
+    "S5": ("camp-with-no-rabbit-left", "no-rabbit-left"),
     "T1": (
         "build-marked-the-next-round",
         "deal-marked-a-later-round",

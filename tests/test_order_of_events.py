@@ -173,3 +173,14 @@ def test_a_second_game_event_is_refused(tmp_path: Path) -> None:
     report = referee(tmp_path, [*GAME[:2], GAME[0]])
     assert found(report)[0] == ("T1", 3, "a second game event: a log holds one game")
     assert (report.state.phase, report.state.turn) == ("exploring", 1)
+
+
+def test_a_build_or_harvest_marked_the_next_round_does_not_close_this_rounds_turns(tmp_path: Path) -> None:
+    # After round 1's first turn (line 5: bob's draw), a build or a harvest of round 2 is out
+    # of place on its own: reported once, and round 1's turns are left open, not closed
+    build = {"type": "build", "round": 2, "player": "bob", "card": "city2", "at": ["B10"]}
+    harvest = {"type": "harvest", "round": 2, "trading_posts": {}}
+    for event, what in ((build, "bob's city2 build"), (harvest, "the harvest of round 2")):
+        report = referee(tmp_path, [*GAME[:6], event])
+        assert found(report)[0] == ("T1", 7, f"{what} comes in round 1, turn 2")
+        assert (report.state.phase, report.state.turn) == ("exploring", 2)

@@ -15,7 +15,7 @@ from bkref.game.catalog import CARDS
 from bkref.game.engine import State
 from bkref.game.events import End, Rulings
 from bkref.game.results import Fief, FinalScore, ParchmentRow
-from bkref.game.scoring import final_score
+from bkref.game.scoring import final_score, opportunist_second
 
 SEATS = ("ann", "bob", "cid")  # clockwise: ann's left is bob, ann's right is cid (S1)
 
@@ -210,6 +210,8 @@ def test_diplomat_counts_territories_on_the_edge() -> None:
 def test_explorer_scores_3_per_corner() -> None:
     final = end(table({"ann": ["explorer"]}, {"ann": "A1 A2 J9 J10"}))
     assert (rows(final)["explorer"].points, rows(final)["explorer"].counted) == (6, "2 corners (A1, J10)")
+    final = end(table({"ann": ["explorer"]}, {"ann": "A2 J9"}))
+    assert (rows(final)["explorer"].points, rows(final)["explorer"].counted) == (0, "0 corners")  # none to name
 
 
 # Wood: 3 forests in one fief (every unit counts, E2), a wood farm, a trading post
@@ -370,6 +372,18 @@ def test_r1_matriarch_tie(tie: str, award: int) -> None:
     assert (ann.points, bob.points) == (award, award)
     assert ann.counted == f"tied for most territories (3) with bob (R1 {tie})"
     assert ann.rulings == bob.rulings == ["R1"]
+
+
+@pytest.mark.parametrize("tie", ["shared", "none"])
+def test_r1_decides_only_a_tie_for_most(tie: str) -> None:
+    # R1 settles a tie for most territories: a sole leader scores 12 under either ruling,
+    # and a player behind a tie scores 0 without R1 (they are not tied for most).
+    alone = end(table({"ann": ["matriarch"]}, {"ann": "A1 A2 A3", "bob": "J1 J2"}, matriarch_tie=tie))
+    assert (rows(alone, "ann")["matriarch"].points, rows(alone, "ann")["matriarch"].rulings) == (12, [])
+    behind = end(
+        table({"cid": ["matriarch"]}, {"ann": "A1 A2 A3", "bob": "J1 J2 J3", "cid": "E5"}, matriarch_tie=tie),
+    )
+    assert (rows(behind, "cid")["matriarch"].points, rows(behind, "cid")["matriarch"].rulings) == (0, [])
 
 
 def test_r1_matriarch_tie_of_three_names_the_others() -> None:
@@ -533,6 +547,20 @@ def test_r2_opportunist_tie_for_second(tie: str, award: int) -> None:
     assert (bob.points, cid.points) == (award, award)
     assert bob.rulings == cid.rulings == ["R2"]
     assert bob.counted.endswith(f"; tied with cid (R2 {tie})")
+
+
+@pytest.mark.parametrize(
+    ("before", "tie", "second"),
+    [
+        ({"ann": 41, "bob": 40, "cid": 30}, "none", (["bob"], True)),  # one carrot behind the first is second
+        ({"ann": 50, "bob": 40, "cid": 30}, "none", (["bob"], True)),  # a sole second scores under either ruling
+        ({"ann": 50, "bob": 40, "cid": 40}, "shared", (["bob", "cid"], True)),
+        ({"ann": 50, "bob": 40, "cid": 40}, "none", (["bob", "cid"], False)),
+        ({"ann": 50, "bob": 50, "cid": 30}, "shared", ([], False)),  # first place shared: nobody is second
+    ],
+)
+def test_r2_who_is_second_and_whether_they_score(before: dict[str, int], tie: str, second: object) -> None:
+    assert opportunist_second(SEATS, before, tie) == second
 
 
 # -- the whole game (E8) ------------------------------------------------------------------

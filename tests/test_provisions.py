@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bkref.game.engine import State
+from bkref.game.events import Draw, Game
 from tests.conftest import found, referee, replay
 
 GAME = replay("3p-ann-bob-cid")
@@ -118,3 +120,31 @@ def test_a_chained_draw_left_out_is_reported_once_at_the_next_pick(tmp_path: Pat
     state = report.state
     assert state.deck_pos == full.deck_pos and state.pending == [] and state.turn == 3
     assert "D5" not in state.position.owner and full.position.owner["D5"] == "ann"
+
+
+def test_a_draw_found_further_down_the_deck_is_followed_from_there(tmp_path: Path) -> None:
+    # The deck as written holds two cards (its last two, never dealt with 3 players) before
+    # bob's draw: the draw is off the deck, reported once; the deal of round 2 is read on from
+    # after the cards drawn, as the log dealt it, and agrees.
+    deck = GAME[0]["deck"]
+    moved = [*deck[:DEALT], *deck[-2:], *deck[DEALT:-2]]
+    report = referee(tmp_path, [dict(GAME[0], deck=moved), *GAME[1:27]])
+    assert found(report) == [
+        ("P3", 6, f"bob draws farm_mushroom, H5, but the top of the deck is {deck[-2]}, {deck[-1]}"),
+        ("T1", 27, "the log ends in round 2, turn 1; a game has 4 rounds and an end event"),
+    ]
+    assert report.state.deck_pos == DEALT + 2 + 2 + DEALT
+
+
+def test_a_draw_from_a_used_up_deck_breaks_p3() -> None:
+    # S4: the deck is never reshuffled. With every card of it dealt or drawn, no card is on
+    # top: a draw breaks P3, whether or not its cards are used more often than their copies.
+    state = State()
+    deck = GAME[0]["deck"]
+    assert state.play(Game(format="bkref/1", players=["ann", "bob", "cid"], deck=deck)) == []
+    state.phase, state.round, state.turn = "exploring", 4, 1
+    state.picks = {p: None for p in ("ann", "bob", "cid")}
+    state.pending = [("bob", 1)]
+    state.deck_pos = len(deck)
+    found = state.play(Draw(round=4, turn=1, player="bob", cards=["farm_mushroom", "H5"]))
+    assert [tuple(v) for v in found] == [("P3", "bob draws farm_mushroom, H5, but the top of the deck is nothing")]

@@ -107,3 +107,12 @@ def test_r6_pieces_a_camp_needs_a_rabbit(squares: int, placed: bool) -> None:
     if not placed:
         assert found[0].message.endswith("(R6 pieces); the camp1 is not placed")
         assert state.supply["ann"]["camp1"] == 1  # the build is skipped: the camp stays in supply
+
+
+@pytest.mark.parametrize("rulings", [{}, {"rabbit_limit": "none"}])
+def test_r6_none_a_camp_needs_no_rabbit(rulings: dict[str, str]) -> None:
+    state = table(99, 500, **rulings)
+    state.phase, state.pending, state.picks = "building", [], {}
+    state.supply["ann"]["camp1"] = 1
+    assert state.play(Build(round=1, player="ann", card="camp1", at=[CLAIM])) == []
+    assert state.position.building[CLAIM] == "camp1" and state.position.owner[CLAIM] == "ann"

@@ -14,6 +14,7 @@ its reason, in ``tools/mutation-equivalents.toml`` and left out of the score.
     python -m tools.mutate                      # every module, 2 at a time
     python -m tools.mutate engine fiefs -j 1    # some modules
     python -m tools.mutate engine --list        # the mutants, with their keys, without running
+    python -m tools.mutate table --meaning      # only the changes of meaning
 
 Not run in CI: it takes minutes (each mutant is a pytest run).
 """
@@ -182,6 +183,7 @@ class Mutant:
     source: str  # the source line, stripped
     change: str
     function: tuple[str, int] | None = None  # (qualname, first line) when only that function's code changes
+    meaning: bool = False  # a change of meaning (_changes_of_meaning), not an operator, constant or deletion
 
     @property
     def key(self) -> str:
@@ -200,16 +202,16 @@ def _is_type_checking(node: ast.AST) -> bool:
     return isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
 
 
-Site = tuple[ast.AST, str, str, Apply, tuple[str, int] | None]
+Site = tuple[ast.AST, str, str, Apply, tuple[str, int] | None, bool]
 _SKIPPED_FIELDS = ("annotation", "returns", "decorator_list", "type_comment")  # never evaluated, or not rules
 
 
 def _sites(tree: ast.Module) -> Iterator[Site]:
     """Every mutation of ``tree``, in a fixed order: (node, where, change, apply it in place,
-    function). ``function`` is (qualname, first line) of the module function or method whose
-    code alone the mutation changes, or None when it changes code run at import (module and
-    class bodies, default values, a function or lambda nested in another, which may be made
-    once at import)."""
+    function, meaning). ``function`` is (qualname, first line) of the module function or
+    method whose code alone the mutation changes, or None when it changes code run at import
+    (module and class bodies, default values, a function or lambda nested in another, which
+    may be made once at import). ``meaning`` is whether it is a change of meaning."""
 
     def walk(
         node: ast.AST, where: str, fn: tuple[str, int] | None, top: bool, own: tuple[str, int] | None
@@ -231,10 +233,10 @@ def _sites(tree: ast.Module) -> Iterator[Site]:
                 inner = where
                 if isinstance(child, (ast.FunctionDef, ast.ClassDef)):
                     inner = f"{where}.{child.name}" if where != "<module>" else child.name
-                for node_, where_, change, apply in mutations_of(
+                for node_, where_, change, apply, meaning in mutations_of(
                     child, node, field, i if isinstance(value, list) else None, inner
                 ):
-                    yield node_, where_, change, apply, inner_fn
+                    yield node_, where_, change, apply, inner_fn, meaning
                 if isinstance(child, ast.JoinedStr):
                     continue  # the text of a message: its expressions only
                 child_own = None
@@ -244,7 +246,7 @@ def _sites(tree: ast.Module) -> Iterator[Site]:
 
     def mutations_of(
         node: ast.AST, parent: ast.AST, field: str, index: int | None, where: str
-    ) -> Iterator[tuple[ast.AST, str, str, Apply]]:
+    ) -> Iterator[tuple[ast.AST, str, str, Apply, bool]]:
         def replace(new: ast.AST) -> Apply:
             def apply() -> None:
                 ast.copy_location(new, node)
@@ -257,7 +259,7 @@ def _sites(tree: ast.Module) -> Iterator[Site]:
 
         bare = isinstance(node, ast.AnnAssign) and node.value is None  # a field declaration
         if isinstance(node, _DELETABLE) and index is not None and not bare:
-            yield node, where, "delete the statement", replace(ast.Pass())
+            yield node, where, "delete the statement", replace(ast.Pass()), False
         if isinstance(node, ast.Compare):
             for j, op in enumerate(node.ops):
                 new_op = _SWAP_OPS[type(op)]
@@ -265,26 +267,32 @@ def _sites(tree: ast.Module) -> Iterator[Site]:
                 def swap(j: int = j, new_op: type[ast.AST] = new_op) -> None:
                     node.ops[j] = cast(ast.cmpop, new_op())
 
-                yield node, where, f"{_SYMBOL[type(op)]} -> {_SYMBOL[new_op]}", swap
+                yield node, where, f"{_SYMBOL[type(op)]} -> {_SYMBOL[new_op]}", swap, False
         elif isinstance(node, (ast.BinOp, ast.AugAssign, ast.BoolOp)) and type(node.op) in _SWAP_OPS:
             new_op = _SWAP_OPS[type(node.op)]
 
             def swap_op(new_op: type[ast.AST] = new_op) -> None:
                 node.op = new_op()  # type: ignore[assignment]
 
-            yield node, where, f"{_SYMBOL[type(node.op)]} -> {_SYMBOL[new_op]}", swap_op
+            yield node, where, f"{_SYMBOL[type(node.op)]} -> {_SYMBOL[new_op]}", swap_op, False
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
-            yield node, where, f"drop {'not' if isinstance(node.op, ast.Not) else '-'}", replace(node.operand)
+            yield node, where, f"drop {'not' if isinstance(node.op, ast.Not) else '-'}", replace(node.operand), False
         elif isinstance(node, ast.Constant) and not isinstance(parent, ast.JoinedStr):
             value = node.value
             if isinstance(value, bool):
-                yield node, where, f"{value} -> {not value}", replace(ast.Constant(not value))
+                yield node, where, f"{value} -> {not value}", replace(ast.Constant(not value)), False
             elif isinstance(value, int):
-                yield node, where, f"{value} -> {value + 1}", replace(ast.Constant(value + 1))
+                yield node, where, f"{value} -> {value + 1}", replace(ast.Constant(value + 1)), False
             elif isinstance(value, str):
-                yield node, where, f"{value!r} -> {'XX' + value + 'XX'!r}", replace(ast.Constant("XX" + value + "XX"))
+                yield (
+                    node,
+                    where,
+                    f"{value!r} -> {'XX' + value + 'XX'!r}",
+                    replace(ast.Constant("XX" + value + "XX")),
+                    False,
+                )
         for change, new in _changes_of_meaning(node):
-            yield node, where, change, replace(new)
+            yield node, where, change, replace(new), True
 
     at_import = _called_at_import(tree)
     yield from walk(tree, "<module>", None, True, None)
@@ -370,16 +378,16 @@ def mutants(name: str) -> list[Mutant]:
     source = source_of(name)
     lines = source.splitlines()
     found = []
-    for i, (node, where, change, _, function) in enumerate(_sites(ast.parse(source))):
+    for i, (node, where, change, _, function, meaning) in enumerate(_sites(ast.parse(source))):
         line = getattr(node, "lineno", 0)
-        found.append(Mutant(name, i, line, where, lines[line - 1].strip(), change, function))
+        found.append(Mutant(name, i, line, where, lines[line - 1].strip(), change, function, meaning))
     return found
 
 
 def mutated_code(name: str, index: int) -> CodeType:
     path = module_path(name)
     tree = ast.parse(source_of(name))
-    for i, (_, _, _, apply, _) in enumerate(_sites(tree)):
+    for i, (_, _, _, apply, _, _) in enumerate(_sites(tree)):
         if i == index:
             apply()
             break
@@ -591,6 +599,8 @@ def run(name: str, found: list[Mutant], parallel: int) -> dict[int, str]:
     """The outcome of every mutant of module ``name``."""
     outcome = _fast(name, {m.index: m.function for m in found if m.function is not None}, parallel)
     slow = [m.index for m in found if m.function is None or outcome[m.index] == "not swapped"]
+    if not slow:
+        return outcome
     started = time.monotonic()
     if _schedule([None], 1, 3600.0, lambda _: _start(name, None))[None] != "survived":
         raise SystemExit(f"the tests of {name} fail without any mutant")
@@ -617,6 +627,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("-j", "--jobs", type=int, default=2, help="mutants run at once (default 2)")
     parser.add_argument("--list", action="store_true", help="list the mutants and their keys, run nothing")
+    parser.add_argument(
+        "--meaning",
+        action="store_true",
+        help="only the changes of meaning (a test of None, any/all, a boundary by one, a condition dropped)",
+    )
     parser.add_argument("--save", type=Path, metavar="FILE", help="also write each mutant's outcome to FILE (JSON)")
     parser.add_argument(
         "--report",
@@ -631,8 +646,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"no mutation tests for {', '.join(unknown)}; the modules are {', '.join(MODULES)}")
     every = {name: mutants(name) for name in names}
+    chosen = {name: [m for m in found if m.meaning or not args.meaning] for name, found in every.items()}
     if args.list:
-        for name, found in every.items():
+        for name, found in chosen.items():
             for m in found:
                 print(f"{name}.py:{m.line}: {m.key}")
         return 0
@@ -646,23 +662,25 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         if args.report:
             outcome = {int(i): result for i, result in json.loads(args.report.read_text())[name].items()}
+            if any(m.index not in outcome for m in chosen[name]):
+                parser.error(f"{args.report} has no outcome for some mutants of {name} (was it saved with --meaning?)")
         else:
-            print(f"{name}.py: {len(every[name])} mutants ...", file=sys.stderr, flush=True)
-            outcome = run(name, every[name], args.jobs)
+            print(f"{name}.py: {len(chosen[name])} mutants ...", file=sys.stderr, flush=True)
+            outcome = run(name, chosen[name], args.jobs)
             saved[name] = outcome
             if args.save:
                 args.save.write_text(json.dumps(saved, indent=0))
-        total = len(every[name])
+        total = len(chosen[name])
         # Two mutants can share a key (the same change of two equal lines of one function): a
         # listing leaves out of the score those of its key that a test did not kill (an
         # equivalent one that ran past the time limit did so on a busy machine), and a killed one
         # counts as killed.
-        listed = [m for m in every[name] if (name, m.key) in known]
+        listed = [m for m in chosen[name] if (name, m.key) in known]
         equivalent = [m for m in listed if outcome[m.index] != "killed"]
-        survived = [m for m in every[name] if outcome[m.index] == "survived" and (name, m.key) not in known]
+        survived = [m for m in chosen[name] if outcome[m.index] == "survived" and (name, m.key) not in known]
         unkilled = {m.key for m in equivalent}
         killed_equivalent = [m for m in listed if m.key not in unkilled]  # listed, yet every mutant of its key killed
-        timeouts = sum(outcome[m.index] == "timeout" for m in every[name] if m not in equivalent)
+        timeouts = sum(outcome[m.index] == "timeout" for m in chosen[name] if m not in equivalent)
         counted = total - len(equivalent)
         killed = counted - len(survived)
         score = 100 * killed / counted if counted else 100.0
