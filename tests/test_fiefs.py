@@ -6,11 +6,11 @@ import random
 
 import pytest
 
+from bkref.bots.lookahead import Lookahead
 from bkref.game.catalog import BOARD_ORDER, SQUARES
 from bkref.game.fiefs import (
     RESOURCES,
     BitBoard,
-    Lookahead,
     connected,
     fief_squares,
     fiefs_of,
