@@ -38,8 +38,9 @@ target (issues 6 and 15):
   memory (target: within 1.1 x), and its time beside ``simulate --games`` on as many games
   (target: at most 2 x);
 - with ``--instructions``, the instructions one 4-player game costs validate and decode in
-  each build, and their ratio, counted by valgrind's callgrind: the same on every run
-  whatever the machine's load, where the timings vary.
+  each build, and their ratio, and those of self-play with ``random`` beside validate on
+  the same games (target: at most 3 x), counted by valgrind's callgrind: the same on every
+  run whatever the machine's load, where the timings vary.
 
 The timings run in a fresh process, as ``bkref validate`` would, after 3 s of
 validating to warm up (tournament-sized runs last longer than that); each is the best
@@ -68,7 +69,7 @@ import msgspec
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.game.engine import CHECKPOINT
 from bkref.game.events import Event
-from bkref.game.moves import Lister, builds
+from bkref.game.moves import LegalMoves, Lister, builds
 from bkref.io.batch import Local
 from bkref.io.referee import Step, check, check_item, play
 from bkref.io.standings import aggregate, game_record, to_json
@@ -439,13 +440,27 @@ def knowledge_figures(four: list[Path], repeat: int) -> None:
     line("seen log / validate", f"{seen / validate:.2f} x", "<= 1 x", seen <= validate)
 
 
+def counted_games(folder: Path, work: str) -> list[Path]:
+    """The 4-player games of ``folder`` that ``work`` is counted on: the random ones for
+    self-play and its validate, else all."""
+    return sorted(folder.glob("4p-*-random.jsonl" if work in ("selfplay", "validate-random") else "4p-*.jsonl"))
+
+
 def count(folder: Path, work: str, runs: int) -> None:
-    """``work`` (validate or decode) on the 4-player games in ``folder``: once, then ``runs``
-    times more (the instructions of those runs are what ``instructions_per_game`` counts)."""
-    four = sorted(folder.glob("4p-*.jsonl"))
-    run = validate_all if work == "validate" else decode_all
+    """``work`` on the 4-player games in ``folder`` (``counted_games``): validate, decode,
+    play them again with ``random`` (selfplay), or validate the random ones; once, then
+    ``runs`` times more (the instructions of those runs are what ``instructions_per_game``
+    counts)."""
+    games = counted_games(folder, work)
+    seeds = [int(path.name.split("-")[1].removeprefix("seed")) for path in games]
+    run = {
+        "validate": validate_all,
+        "validate-random": validate_all,
+        "decode": decode_all,
+        "selfplay": lambda _: [simulate(4, seed, "random") for seed in seeds],
+    }[work]
     for _ in range(runs + 1):
-        run(four)
+        run(games)
 
 
 def instructions_per_game(command: list[str], folder: Path, work: str) -> float:
@@ -464,7 +479,7 @@ def instructions_per_game(command: list[str], folder: Path, work: str) -> float:
         found = re.search(r"Collected : (\d+)", done.stderr)
         assert found is not None, done.stderr
         counted.append(int(found[1]))
-    return (counted[1] - counted[0]) / 2 / len(list(folder.glob("4p-*.jsonl")))
+    return (counted[1] - counted[0]) / 2 / len(counted_games(folder, work))
 
 
 def instruction_figures(commands: dict[str, list[str]], folder: Path) -> None:
@@ -479,6 +494,12 @@ def instruction_figures(commands: dict[str, list[str]], folder: Path) -> None:
         line(f"validate ({kind})", f"{validate / 1e6:.2f} M a game")
         line(f"decode only (msgspec, {kind})", f"{decode / 1e6:.2f} M a game")
         line(f"validate / decode, instructions ({kind})", f"{validate / decode:.2f} x")
+        played = instructions_per_game(command, folder, "selfplay")
+        checked = instructions_per_game(command, folder, "validate-random")
+        line(f"simulate random ({kind})", f"{played / 1e6:.2f} M a game")
+        line(
+            f"  / validate ({checked / 1e6:.2f} M a game)", f"{played / checked:.2f} x", "<= 3 x", played <= 3 * checked
+        )
 
 
 INSTANT_BOT = """import sys
@@ -685,7 +706,7 @@ def moves_of(lister: Lister, decision: Decision) -> list[Any]:
     """The moves of ``decision`` as ``lister`` lists them for self-play (``bkref.game.moves.LegalMoves``:
     its list of the kind due)."""
     kind, state, player = decision
-    moves = lister.moves(state, player)
+    moves = LegalMoves(state, player, lister)
     if kind == "pick":
         return moves.picks()
     if kind == "build":
@@ -854,7 +875,9 @@ def main() -> None:
     )
     parser.add_argument("--throughput", type=Path, help=argparse.SUPPRESS)  # the compiled child's folder
     parser.add_argument("--count", type=Path, help=argparse.SUPPRESS)  # a counted child's folder,
-    parser.add_argument("--work", choices=("validate", "decode"), help=argparse.SUPPRESS)  # its work,
+    parser.add_argument(
+        "--work", choices=("validate", "decode", "selfplay", "validate-random"), help=argparse.SUPPRESS
+    )  # its work,
     parser.add_argument("--runs", type=int, help=argparse.SUPPRESS)  # and how many runs are counted
     args = parser.parse_args()
     if args.count:

@@ -106,7 +106,7 @@ def random_pick(moves: LegalMoves, rng: random.Random) -> Pick:
     """The pick ``random_policy`` chooses among ``moves`` (one player's picks), drawing the same
     number from ``rng``, without making the list (``LegalMoves`` counts them and makes the one
     chosen): what ``bkref simulate`` plays for its seats."""
-    pick = moves.choose(lambda n: rng.choice(range(n)))  # the draw of rng.choice(moves)
+    pick = moves.choose(rng.randrange)  # the draw of rng.choice(moves): rng.randrange(len(moves))
     assert isinstance(pick, Pick)
     return pick
 
@@ -131,7 +131,7 @@ def random_build(
     if which == len(groups):
         return None
     player, card, count = groups[which]
-    return moves.build(player, card, rng.choice(range(count)))  # the draw of a choice among them
+    return moves.build(player, card, rng.randrange(count))  # the draw of a choice among them
 
 
 def greedy_policy(view: View, moves: Sequence[Choice], rng: random.Random) -> Choice:

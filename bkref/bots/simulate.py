@@ -48,7 +48,7 @@ from bkref.game.engine import State
 from bkref.game.events import FORMAT, End, Event, Game, Harvest, Rulings
 from bkref.game.fiefs import harvest_carrots
 from bkref.game.knowledge import view
-from bkref.game.moves import Lister
+from bkref.game.moves import LegalMoves, Lister, trading_posts
 from bkref.io.diagnostics import printable
 
 PLAYER_IDS: Final = ("ann", "bob", "cid", "dee")
@@ -382,7 +382,7 @@ class _Game:
         state = self.state
         while (due := state.due().kind) != "over":
             if due in ("deal", "draw"):
-                self.emit(self.lister.moves(state)[0])
+                self.emit(LegalMoves(state, None, self.lister)[0])
             elif due == "pick":
                 self.explore()
             elif due == "build":
@@ -413,18 +413,19 @@ class _Game:
         stream) each seat's policy in turn."""
         state = self.state
         if self.streams is None:
+            rng = self.rng
             for player in self.players:
                 if self.policy[player] is random_policy:  # its choice without the list (LegalMoves)
-                    self.emit(random_pick(self.lister.moves(state, player), self.rng))
+                    self.emit(random_pick(LegalMoves(state, player, self.lister), rng))
                     continue
-                self.emit(self.ask(player, self.lister.moves(state, player).picks(), f"{player}'s pick"))
+                self.emit(self.ask(player, LegalMoves(state, player, self.lister).picks(), f"{player}'s pick"))
             return
         for seat in self.programs.values():
             seat.hand(state)
         drawn = [p for p in self.players if self.policy.get(p) is random_policy]  # chosen without the list
-        asks = {p: self.lister.moves(state, p).picks() for p in self.players if p not in drawn}
+        asks = {p: LegalMoves(state, p, self.lister).picks() for p in self.players if p not in drawn}
         chosen = self.decide("pick", asks, "{}'s pick") if asks else {}
-        chosen.update({p: random_pick(self.lister.moves(state, p), self.streams[p]) for p in drawn})
+        chosen.update({p: random_pick(LegalMoves(state, p, self.lister), self.streams[p]) for p in drawn})
         for player in self.players:
             self.emit(chosen[player])
 
@@ -439,7 +440,7 @@ class _Game:
             if n > 0 and CARDS[c].kind == "camp"
         )
         for _, p, c in camps:
-            build = self.decide("camp", {p: [*self.lister.moves(state, p).builds(c), None]}, "{}'s camp " + c)[p]
+            build = self.decide("camp", {p: [*LegalMoves(state, p, self.lister).builds(c), None]}, "{}'s camp " + c)[p]
             if build is not None:
                 self.emit(build)
 
@@ -449,13 +450,13 @@ class _Game:
         state = self.state
         if self.policy.get(player) is random_policy and self.streams is not None:
             while (
-                placed := random_build(self.lister.moves(state, player), self.streams[player], camps=False)
+                placed := random_build(LegalMoves(state, player, self.lister), self.streams[player], camps=False)
             ) is not None:
                 self.emit(placed)
             return
         while True:
             options: list[Choice] = [
-                b for b in self.lister.moves(state, player).builds() if CARDS[b.card].kind != "camp"
+                b for b in LegalMoves(state, player, self.lister).builds() if CARDS[b.card].kind != "camp"
             ]
             build = self.decide("build", {player: [*options, None]}, "the construction of {}")[player]
             if build is None:
@@ -467,12 +468,12 @@ class _Game:
         or no build is left. The bundled ``random`` chooses without the list of builds (``random_build``)."""
         state = self.state
         if self.policy[group[0]] is random_policy:
-            return random_build(self.lister.moves(state), self.rng, group)
+            return random_build(LegalMoves(state, None, self.lister), self.rng, group)
         every = len(group) == len(self.players)  # (in seat order, as builds lists them)
         options = (
-            self.lister.moves(state).builds()
+            LegalMoves(state, None, self.lister).builds()
             if every
-            else [build for p in group for build in self.lister.moves(state, p).builds()]
+            else [build for p in group for build in LegalMoves(state, p, self.lister).builds()]
         )
         return self.ask(group[0], [*options, None], f"the construction of {', '.join(group)}") if options else None
 
@@ -480,7 +481,7 @@ class _Game:
         """The harvest, with the declarations of every trading post's owner, asked at once
         (its ``expect``: ``harvested``)."""
         state = self.state
-        asks = {p: theirs for p in self.players if (theirs := self.lister.moves(state, p).closing())}
+        asks = {p: LegalMoves(state, p, self.lister).closing() for p in trading_posts(state)}
         chosen = self.decide("harvest", asks, "{}'s trading post declarations")
         declared = {}
         for p in asks:
@@ -503,7 +504,7 @@ class _Game:
         asked at once; under ``follow`` one at a time in seat order, each offered only the
         parts that keep the whole legal."""
         state = self.state
-        options = self.lister.moves(state).ends()
+        options = LegalMoves(state, None, self.lister).ends()
         copies: dict[str, dict[Any, Any]] = {}
         if self.streams is None:
             for group in self.groups:

@@ -50,7 +50,10 @@ def due(table: Table) -> Due:
     if phase == "exploring":
         if table.pending:
             return Due("draw", (table.pending[0][0],))
-        return Due("pick", tuple([p for p in table.players if p not in table.picks]))
+        players = table._players  # (the property's field: the decision due is asked before every move)
+        if table.picks:  # those yet to pick
+            players = tuple([p for p in players if p not in table.picks])
+        return Due("pick", players)
     if phase == "building":
         return Due("build", table.players)
     if phase == "ending":

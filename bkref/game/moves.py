@@ -9,12 +9,12 @@ chooses among them plays the same game on every run. A move is a value: a later 
 by the same lister may hold the same object (``builds`` keeps each player's last builds
 of each card), so change none in place. What each gives:
 
-- ``LegalMoves(state, player)`` (or ``state.legal_moves(player)``, ``lister.moves(state,
-  player)``): the one answer to "what may they do now", as python-chess's
-  ``board.legal_moves``: the moves of the decision due (``bkref.game.flow.due``), with
-  ``len``, the n-th and ``in``; picks and builds counted and chosen without the list
-  (``counts``, ``build``), the builds of one card (``builds``), what closes the
-  construction (``closing``). ``legal_moves(state, player)``: the same as a list.
+- ``LegalMoves(state, player, lister)`` (or ``state.legal_moves(player, lister)``): the one
+  answer to "what may they do now", as python-chess's ``board.legal_moves``: the moves of
+  the decision due (``bkref.game.flow.due``), with ``len``, the n-th and ``in``; picks and
+  builds counted and chosen without the list (``counts``, ``build``), the builds of one
+  card (``builds``), what closes the construction (``closing``). ``legal_moves(state,
+  player)``: the same as a list.
 
 - ``picks(state, player)``: every distinct pick of the turn (D2, D3): two cards kept
   (3-4 players), or one kept and one other discarded (2 players, the reserve card in
@@ -182,11 +182,6 @@ class Lister:
         self.listed: dict[str, _Kept] = {}
         self.held: tuple[tuple[str, ...], int] = ((), _PRINTED_CITIES)
 
-    def moves(self, state: Table, player: str | None = None) -> LegalMoves:
-        """The legal moves of ``player`` (default: every player it is due from) at the decision
-        due on ``state``, listed by this lister (``LegalMoves``)."""
-        return LegalMoves(state, player, self)
-
     def squares_held(self, building: dict[str, str]) -> int:
         """The squares that hold a building, printed cities included (C3): from those of the
         position asked last (``held``) when its buildings come first in ``building`` (a building
@@ -289,14 +284,14 @@ class _Board:
         if found is None:
             if len(kept) >= _NAMED_MOST:
                 kept.clear()
-            found = kept[key] = tuple(group for group, _, _ in square_groups(position, player))
+            found = kept[key] = tuple([group for group, _, _ in square_groups(position, player)])
         return found
 
     def count(self, player: str, card: str) -> int:
         if card in _TOWERS:  # the pairs of free squares, less those in one fief
             mine = self.mine_of(player)
             each = [(group & mine).bit_count() for group in self.fiefs(player)]
-            return (sum(each) ** 2 - sum(n * n for n in each)) // 2
+            return (sum(each) ** 2 - sum([n * n for n in each])) // 2
         return self.one(player, card).bit_count()
 
     def nth(self, player: str, card: str, index: int) -> list[str]:
@@ -564,7 +559,7 @@ class LegalMoves:
         self.due = now = due(state)
         self.players = now.players if player is None else (player,) if player in now.players else ()
         """The players whose moves these are: those the decision is due from, or ``player`` alone."""
-        self._pairs: dict[str, list[tuple[str, str]]] = {}
+        self._pairs: list[list[tuple[str, str]]] | None = None
         self._board: _Board | None = None
         self._count: int | None = None
         self._counts: list[tuple[str, str, int]] | None = None
@@ -578,10 +573,7 @@ class LegalMoves:
         if self._count is None:
             kind = self.due.kind
             if kind == "pick":
-                count = 0
-                for p in self.players:
-                    count += len(self._pairs_of(p))
-                self._count = count
+                self._count = sum([len(pairs) for pairs in self._pairs_each()])
             elif kind == "build":
                 self._count = sum([n for _, _, n in self.counts()]) + len(self.closing())
             else:
@@ -596,8 +588,7 @@ class LegalMoves:
             raise IndexError(f"{' and '.join(self.players) or 'nobody'} has no legal move {index} of {n}")
         kind = self.due.kind
         if kind == "pick":
-            for p in self.players:
-                pairs = self._pairs_of(p)
+            for p, pairs in zip(self.players, self._pairs_each()):
                 if at < len(pairs):
                     return _pick(self.state, p, pairs[at])
                 at -= len(pairs)
@@ -611,13 +602,22 @@ class LegalMoves:
 
     def choose(self, choose: Callable[[int], int]) -> Move:
         """``self[choose(len(self))]``: the move at the index ``choose`` gives for their number,
-        counted once (``random.choice(moves)`` draws the same: ``moves.choose(lambda n:
-        rng.choice(range(n)))``); ``IndexError`` when there is none."""
+        counted once, ``choose`` not asked when there is none (``IndexError``). ``random.choice(moves)``
+        draws the same as ``moves.choose(rng.randrange)``.
+
+        >>> from bkref.game.engine import State
+        >>> State().legal_moves().choose(len)
+        Traceback (most recent call last):
+        ...
+        IndexError: nobody has no legal move to choose
+        """
         if self.due.kind == "pick" and len(self.players) == 1:  # one player's picks: their pairs alone
-            player = self.players[0]
-            pairs = self._pairs_of(player)
-            return _pick(self.state, player, pairs[choose(len(pairs))])
-        return self[choose(len(self))]
+            pairs = self._pairs_each()[0]
+            if pairs:
+                return _pick(self.state, self.players[0], pairs[choose(len(pairs))])
+        elif n := len(self):
+            return self[choose(n)]
+        raise IndexError(f"{' and '.join(self.players) or 'nobody'} has no legal move to choose")
 
     def __contains__(self, move: object) -> bool:
         return any(move == legal for legal in self._every())
@@ -626,8 +626,8 @@ class LegalMoves:
         """The picks among these moves (exploring), in seat order (``picks``)."""
         if self.due.kind != "pick":
             return []
-        state, pairs = self.state, self._pairs
-        each = [_picks(state, p, pairs.get(p) or _pick_pairs(state, p)) for p in self.players]
+        state = self.state
+        each = [_picks(state, p, pairs) for p, pairs in zip(self.players, self._pairs_each())]
         return each[0] if len(each) == 1 else [pick for theirs in each for pick in theirs]
 
     def ends(self) -> list[End]:
@@ -649,9 +649,10 @@ class LegalMoves:
             board = self._board_now()
             state = self.state
             for p in self.players:
+                mine = board.mine_of(p)
                 for c in _placeable(state.supply[p], state.camp_floor, None):
                     on = _ON.get(c)  # most buildings stand on one of the player's free squares
-                    n = (board.mine_of(p) & on).bit_count() if on is not None else board.count(p, c)
+                    n = (mine & on).bit_count() if on is not None else board.count(p, c)
                     if n:
                         found.append((p, c, n))
         self._counts = found
@@ -668,11 +669,14 @@ class LegalMoves:
             self._closing = harvests(self.state) if self.player is None else declarations(self.state, self.player)
         return self._closing
 
-    def _pairs_of(self, player: str) -> list[tuple[str, str]]:
-        pairs = self._pairs.get(player)
-        if pairs is None:
-            pairs = self._pairs[player] = list(_pick_pairs(self.state, player))
-        return pairs
+    def _pairs_each(self) -> list[list[tuple[str, str]]]:
+        """The picks of each of ``players`` as pairs (``_pick_pairs``), in their order: made once."""
+        if self._pairs is None:
+            state = self.state
+            self._pairs = each = []
+            for p in self.players:
+                each.append(list(_pick_pairs(state, p)))
+        return self._pairs
 
     def _board_now(self) -> _Board:
         if self._board is None:

@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final, Literal, NamedTuple, Self, cast
 
+import msgspec
+
 from bkref.game.catalog import CARDS
 from bkref.game.events import Pick, Rulings
 from bkref.game.fiefs import Harvested, fiefs_of, harvest_carrots, names
@@ -61,7 +63,7 @@ class Skip(Exception):
         self.violation = Violation(rule, message)
 
 
-class Due(NamedTuple):
+class Due(msgspec.Struct, frozen=True, gc=False):
     """The decision a game waits for: its ``kind`` and the ``players`` who make it.
 
     Kinds: ``game`` and ``deal`` (nobody's decision: the log's header, the deck),
