@@ -46,7 +46,7 @@ import msgspec
 
 from bkref.io.intervals import mean_interval, wilson
 from bkref.io.standings import counts
-from bkref.io.tournament.records import Schedule, TournamentRecord
+from bkref.io.tournament.records import Schedule, TournamentRecord, places
 
 if TYPE_CHECKING:
     from openskill.models import BradleyTerryFull, BradleyTerryFullRating
@@ -151,15 +151,6 @@ class TournamentStandings(msgspec.Struct):
     confident: bool
     min_deals: int
     rating_model: str
-
-
-def places(totals: Sequence[int]) -> list[int]:
-    """Each seat's place: 1 + the seats with a higher total (tied totals share a place, E8).
-
-    >>> places([120, 131, 120, 99])
-    [2, 1, 2, 4]
-    """
-    return [1 + sum(other > total for other in totals) for total in totals]
 
 
 def margins(totals: Sequence[int]) -> list[int]:
