@@ -18,8 +18,8 @@ first game, then again with how the run ended; its standings kept as running tal
 the games are written (``bkref.io.tournament.tally.Tally``: each game costs the same however
 many came before), each game's record made from the log just written, in memory, not read
 and checked again (``played_record``: a game bkref plays is legal by construction; a game
-kept by ``resume`` was checked and is read); and its stop rule: with ``until_confident``, the run stops after the
-first deal at which the candidate's paired difference is confident.
+kept by ``resume`` was checked and is read); and its stop rule: with ``until_confident``,
+the run stops after the first deal at which the candidate's paired difference is confident.
 
 What the run refuses is a ``RunError``, one line; what it has to say as it goes (a game
 played again, a bot that faulted) goes to the ``say`` and ``written`` it is given.

@@ -88,7 +88,7 @@ def standings(
         found = []  # as the map gives them: the reduce reads its own copy of them on a cluster
         for game, by_bot, meta in run.map(records, paths):
             found.append((game, by_bot, meta))
-            _read(game, meta, read, advance)
+            _after_each(game, meta, read, advance)
         return _reduced(run, found, None, include_illegal)
     check = FolderCheck()
     streamed = Streamed(include_illegal, keep_games)
@@ -98,7 +98,7 @@ def standings(
         streamed.add(by_bot)
         if not counts(game, include_illegal):
             left_out.append(game)
-        _read(game, meta, read, advance)
+        _after_each(game, meta, read, advance)
     problems = check.problems()
     if problems:
         raise FolderError(problems)
@@ -112,9 +112,10 @@ def standings(
     return streamed.tally.standings(manifest.ended)
 
 
-def _read(
+def _after_each(
     game: GameRecord, meta: Meta, read: Callable[[GameRecord, Meta], None] | None, advance: Callable[[], None]
 ) -> None:
+    """What ``standings`` does after each log: ``read`` told of it, then ``advance``."""
     if read is not None:
         read(game, meta)
     advance()
