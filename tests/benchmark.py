@@ -36,7 +36,8 @@ target (issues 6 and 15):
 - with ``--tournament`` (instead of the rest), a tournament of bundled bots at two sizes
   (issue 42): its time per game at 5N and at 50N games (target: within 1.25 x), its peak
   memory (target: within 1.1 x), and its time beside ``simulate --games`` on as many games
-  (target: at most 2 x);
+  (target: at most 2 x); then ``bkref standings`` of each tournament's folder, its time per
+  game and its peak memory (target: within 1.1 x);
 - with ``--instructions``, the instructions one 4-player game costs validate and decode in
   each build, and their ratio, and those of self-play with ``random`` beside validate on
   the same games (target: at most 3 x), counted by valgrind's callgrind: the same on every
@@ -791,24 +792,23 @@ def tournament_figures(games: int, repeat: int, folder: Path) -> None:
     """A 4-player tournament of the bundled ``random`` (the ``random`` schedule: a game a
     deal) at ``games`` and ten times as many games, run as an organiser runs it: its time per
     game at each size, timed in turn with ``simulate --games`` on the larger count (best of
-    ``repeat``), and its peak memory at each size."""
+    ``repeat``), and its peak memory at each size; then ``bkref standings`` of each folder,
+    its time per game and its peak memory."""
 
     def bkref(*args: str) -> Callable[[], object]:
-        command = [sys.executable, "-m", "bkref", *args, "--force"]
+        command = [sys.executable, "-m", "bkref", *args]
         return lambda: subprocess.run(command, check=True, capture_output=True)
 
     def tournament(count: int) -> list[str]:
         args = ["tournament", "--players", "4", "--bot", "a=random", "--bot", "b=random", "--schedule", "random"]
-        return [*args, "--deals", str(count), "-o", str(folder / f"tournament-{count}")]
+        return [*args, "--deals", str(count), "-o", str(folder / f"tournament-{count}"), "--force"]
 
     many = 10 * games
+    simulate = ["simulate", "--players", "4", "--seed", "1", "--games", str(many), "-o", str(folder / "simulated")]
     few_time, many_time, simulated = best_in_turn(
-        repeat,
-        bkref(*tournament(games)),
-        bkref(*tournament(many)),
-        bkref("simulate", "--players", "4", "--seed", "1", "--games", str(many), "-o", str(folder / "simulated")),
+        repeat, bkref(*tournament(games)), bkref(*tournament(many)), bkref(*simulate, "--force")
     )
-    peaks = [peak_rss_kb([*tournament(count), "--force"]) for count in (games, many)]
+    peaks = [peak_rss_kb(tournament(count)) for count in (games, many)]
     for count, taken, peak in ((games, few_time, peaks[0]), (many, many_time, peaks[1])):
         line(f"tournament, {count} games", f"{taken / count * 1e3:.2f} ms/game, {peak / 1024:.1f} MiB")
     ratio = (many_time / many) / (few_time / games)
@@ -816,6 +816,17 @@ def tournament_figures(games: int, repeat: int, folder: Path) -> None:
     line("  peak memory, 10 x the games", f"{peaks[1] / peaks[0]:.2f} x", "<= 1.1 x", peaks[1] <= 1.1 * peaks[0])
     line(f"simulate --games {many}", f"{simulated / many * 1e3:.2f} ms/game")
     line("  tournament / simulate", f"{many_time / simulated:.2f} x", "<= 2 x", many_time <= 2 * simulated)
+    read = [["standings", str(folder / f"tournament-{count}")] for count in (games, many)]
+    read_times = best_in_turn(repeat, *(bkref(*args) for args in read))
+    read_peaks = [peak_rss_kb(args) for args in read]
+    for count, taken, peak in zip((games, many), read_times, read_peaks):
+        line(f"standings of the tournament, {count} games", f"{taken / count * 1e3:.2f} ms/game, {peak / 1024:.1f} MiB")
+    line(
+        "  peak memory, 10 x the games",
+        f"{read_peaks[1] / read_peaks[0]:.2f} x",
+        "<= 1.1 x",
+        read_peaks[1] <= 1.1 * read_peaks[0],
+    )
 
 
 def mistake_figures(games: int) -> None:

@@ -67,6 +67,11 @@ def test_a_tournament_on_the_cluster_writes_the_files_of_a_local_run(scheduler: 
     assert same == (local.returncode, local.stdout, local.stderr)  # the report names the games' files
     read = {folder: {p.name: p.read_bytes() for p in (tmp_path / folder).iterdir()} for folder in ("local", "cluster")}
     assert len(read["local"]) == 10 and read["cluster"] == read["local"]  # 9 games and tournament.json
+    for output in ("json", "text"):  # its standings, the records streamed from the workers
+        local = bkref("standings", "--format", output, str(tmp_path / "local"))
+        clustered = bkref("standings", "--format", output, str(tmp_path / "local"), "--dask", scheduler)
+        assert "Tournament standings" in local.stdout or '"bkref-tournament-standings/1"' in local.stdout
+        assert (clustered.returncode, clustered.stdout, clustered.stderr) == (local.returncode, local.stdout, "")
 
 
 def test_bot_programs_play_on_the_workers_the_games_of_a_local_run(scheduler: str, tmp_path: Path) -> None:

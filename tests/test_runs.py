@@ -3,6 +3,8 @@ and the standings kept as running tallies as the games are written (``bkref.io.t
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 import msgspec
@@ -11,8 +13,10 @@ import pytest
 from bkref.bots.runs import Existing, Run, RunError, Tournament
 from bkref.bots.tournament import Bot, seed_deals, simulate_jobs
 from bkref.io.batch import Local
+from bkref.io.standings import counts
+from bkref.io.tournament.folder import manifest_of, standings
 from bkref.io.tournament.records import tournament_record
-from bkref.io.tournament.tally import Tally, aggregate, confident, difference
+from bkref.io.tournament.tally import Streamed, Tally, aggregate, confident, difference
 
 GREEDY_AND_RANDOM = [Bot("new", "greedy"), Bot("old", "random")]
 
@@ -84,3 +88,67 @@ def test_a_run_refuses_resumes_and_forces_from_python(tmp_path: Path) -> None:
     assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == logs
     assert Run(tmp_path, jobs, Existing.force).play(Local(1)) == 0
     assert run.stopped() == f"stopped: 4 of 4 games are in {tmp_path} and kept; the same command with --resume goes on"
+
+
+def shuffled_names(folder: Path) -> None:
+    """The games of ``folder`` renamed so that their names sort in the reverse of schedule order."""
+    games = sorted(folder.glob("game-*.jsonl"), reverse=True)
+    for n, path in enumerate(games):
+        path.rename(folder / f"x-{n:02d}.jsonl")
+
+
+@pytest.mark.parametrize("order", ["schedule", "reversed"])
+def test_the_standings_of_a_tournaments_folder_streamed_are_those_of_its_records(tmp_path: Path, order: str) -> None:
+    """``bkref standings`` of a folder with its ``tournament.json`` takes the records one by one
+    (``Streamed``), each deal closed as the next comes: the same standings, byte for byte, as
+    ``aggregate`` of all of them, with one game broken and one illegal (counted or not), the
+    games listed or not; a folder whose names do not sort in schedule order is read again."""
+    cup = Tournament(3, "candidate", [*GREEDY_AND_RANDOM, Bot("third", "random")], seed_deals(2, 4), "new")
+    cup.play(Run(tmp_path, cup.jobs), Local(1))
+    broken, illegal = sorted(tmp_path.glob("game-*.jsonl"))[5:7]
+    broken.write_text(broken.read_text() + "not json\n")
+    illegal.write_text(illegal.read_text().replace('"expect":{"ann":', '"expect":{"ann":1'))
+    if order == "reversed":
+        shuffled_names(tmp_path)
+    paths = sorted(tmp_path.glob("*.jsonl"))
+    records = [tournament_record(path) for path in paths]
+    assert [r.status for r in records].count("legal") == len(records) - 2
+    assert {r.status for r in records} == {"legal", "illegal", "unreadable"}
+    for include_illegal in (False, True):
+        streamed = Streamed(include_illegal, keep_games=False)
+        for record in records:
+            streamed.add(record)
+        assert (streamed.tally is None) == (order == "reversed")
+        want = aggregate(records, "deals", include_illegal=include_illegal)
+        for keep_games in (True, False):
+            read: list[str] = []
+            found = standings(
+                paths, include_illegal, Local(1), lambda: None, manifest_of(tmp_path),
+                read=lambda game, meta, read=read: read.append(game.file), keep_games=keep_games,
+            )  # fmt: skip
+            if not keep_games and streamed.tally is not None:  # the games left out alone (read again: all)
+                want = msgspec.structs.replace(want, games=[r for r in records if not counts(r, include_illegal)])
+            assert msgspec.json.encode(found) == msgspec.json.encode(want)
+            assert read == [str(path) for path in paths]
+
+
+def test_standings_of_a_tournaments_folder_name_a_game_left_out_in_it_and_exit_as_validate(
+    bkref, tmp_path: Path
+) -> None:
+    """Text and CSV do not list the games counted: the one left out is still named from the
+    folder that holds them all, and the exit status is still validate's (an illegal game
+    counted with --include-illegal: 1)."""
+    cup = Tournament(2, "rotate", GREEDY_AND_RANDOM, seed_deals(1, 2))
+    cup.play(Run(tmp_path, cup.jobs), Local(1))
+    illegal = tmp_path / cup.jobs[2].name
+    illegal.write_text(illegal.read_text().replace('"expect":{"ann":', '"expect":{"ann":1'))
+    text = bkref("standings", tmp_path)
+    assert text.exit_code == 1 and f"\n{illegal.name}   illegal: X1 line " in text.stdout
+    table = bkref("standings", "--format", "csv", tmp_path)
+    left_out = [row for row in csv.DictReader(io.StringIO(table.stdout)) if row["table"] == "left_out"]
+    assert table.exit_code == 1 and [(r["file"], r["status"], r["rule"]) for r in left_out] == [
+        (str(illegal), "illegal", "X1")
+    ]
+    for output in ("text", "csv"):
+        counted = bkref("standings", "--format", output, "--include-illegal", tmp_path)
+        assert counted.exit_code == 1 and illegal.name not in counted.stdout

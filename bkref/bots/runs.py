@@ -16,8 +16,10 @@ A ``Tournament`` is a schedule of games (``bkref.bots.tournament.schedule``) pla
 its ``Manifest`` (``tournament.json``) checked against the folder's and written before the
 first game, then again with how the run ended; its standings kept as running tallies as
 the games are written (``bkref.io.tournament.tally.Tally``: each game costs the same however
-many came before); and its stop rule: with ``until_confident``, the run stops after the
-first deal at which the candidate's paired difference is confident.
+many came before), each game's record made from the log just written, in memory, not read
+and checked again (``played_record``: a game bkref plays is legal by construction; a game
+kept by ``resume`` was checked and is read); and its stop rule: with ``until_confident``,
+the run stops after the first deal at which the candidate's paired difference is confident.
 
 What the run refuses is a ``RunError``, one line; what it has to say as it goes (a game
 played again, a bot that faulted) goes to the ``say`` and ``written`` it is given.
@@ -38,6 +40,7 @@ played again, a bot that faulted) goes to the ``say`` and ``written`` it is give
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
 from array import array
@@ -55,7 +58,7 @@ from bkref.io.batch import Runner
 from bkref.io.diagnostics import printable
 from bkref.io.lazy import Made
 from bkref.io.tournament.folder import TOURNAMENT_FILE, Manifest, manifest_of
-from bkref.io.tournament.records import Schedule, tournament_record
+from bkref.io.tournament.records import Schedule, played_record, tournament_record
 from bkref.io.tournament.tally import Ended, Tally, TournamentStandings
 from bkref.io.writing import write_atomically
 
@@ -109,10 +112,11 @@ class Run:
                     "--force plays them all again"
                 )
 
-    def games(self, runner: Runner) -> Generator[tuple[Job, bool]]:
-        """Play and write the jobs, in order; yields each job once its file is there, and whether
-        it was kept (``resume``). Closing the generator stops the run: no game after the last
-        one yielded is written. ``runner``: this process, processes or a Dask cluster."""
+    def games(self, runner: Runner) -> Generator[tuple[Job, str | None]]:
+        """Play and write the jobs, in order; yields each job once its file is there, and the
+        log written (None when the file was kept: ``resume``). Closing the generator stops the
+        run: no game after the last one yielded is written. ``runner``: this process, processes
+        or a Dask cluster."""
         make_folder(self.folder)
         self.refuse_existing()
         names = (job.name for job in self.jobs)
@@ -131,23 +135,25 @@ class Run:
         played = run(_Left(self.jobs, keep) if keep else self.jobs, runner, self.bots)
         try:
             for job in self.jobs:
+                if job.name in keep:
+                    yield job, None
+                    continue
                 path = self.folder / job.name
-                if job.name not in keep:
-                    _, log = next(played)
-                    try:
-                        write_atomically(path, log.encode("utf-8"))
-                    except OSError as error:
-                        raise RunError(f"cannot write {path}: {error.strerror or error}") from None
-                    self.written(path, log)
-                yield job, job.name in keep
+                _, log = next(played)
+                try:
+                    write_atomically(path, log.encode("utf-8"))
+                except OSError as error:
+                    raise RunError(f"cannot write {path}: {error.strerror or error}") from None
+                self.written(path, log)
+                yield job, log
         finally:
             played.close()
 
     def play(self, runner: Runner, advance: Callable[[], None] = _nothing) -> int:
         """Play and write every game (``games``), ``advance`` called after each; how many were kept."""
         kept = 0
-        for _, was_kept in self.games(runner):
-            kept += was_kept
+        for _, log in self.games(runner):
+            kept += log is None
             advance()
         return kept
 
@@ -277,8 +283,9 @@ class Tournament:
         ended: Ended = "deals"
         per_deal = self.jobs.per_deal
         games = run.games(runner)
-        for n, (job, _) in enumerate(games, 1):
-            tally.add(tournament_record(run.folder / job.name))
+        for n, (job, log) in enumerate(games, 1):
+            path = run.folder / job.name  # a game kept (resume) is read; one just played, made from its log
+            tally.add(tournament_record(path) if log is None else played_record(os.fspath(path), log))
             advance(tally.leader())
             if n % per_deal == 0:
                 tally.close()

@@ -55,7 +55,7 @@ def standings(
     """
     from bkref.io.referee import Report, check, log_paths
     from bkref.io.sources import STDIN
-    from bkref.io.standings import exit_status, to_csv, to_json
+    from bkref.io.standings import GameRecord, Status, exit_status, to_csv, to_json
     from bkref.io.tournament.folder import FolderError, manifest_of
     from bkref.io.tournament.folder import standings as standings_of
     from bkref.io.tournament.tally import TournamentStandings
@@ -78,19 +78,24 @@ def standings(
         logs = [check(sys.stdin, "-") if item == STDIN else item for item in logs]
         jobs, dask = 1, None
     notes: list[str] = []
+    statuses: set[Status] = set()
 
-    def read(file: str, meta: dict[str, Any] | None) -> None:
-        notes.extend(fault_lines(file, meta))
+    def read(game: GameRecord, meta: dict[str, Any] | None) -> None:
+        notes.extend(fault_lines(game.file, meta))
+        statuses.add(game.status)
 
+    keep_games = output is StandingsFormat.json  # text and CSV list only the games left out
     with on_runner(jobs, dask, dask_timeout) as run, progress(len(logs), "standings") as advance:
         try:
-            result = standings_of(logs, include_illegal, run, advance, manifest, warn, read)
+            result = standings_of(logs, include_illegal, run, advance, manifest, warn, read, keep_games)
         except FolderError as error:
             raise [fail(problem) for problem in error.problems][-1] from None
     if isinstance(result, TournamentStandings):
+        from bkref.views.standingsview import common_folder
         from bkref.views.tournamentview import write_report
 
-        write_report(result, output.value, sys.stdout)
+        files = [item.path if isinstance(item, Report) else str(item) for item in logs]
+        write_report(result, output.value, sys.stdout, common_folder(files))
     elif output is StandingsFormat.text:
         from bkref.views.standingsview import show
 
@@ -99,4 +104,4 @@ def standings(
         sys.stdout.write(to_json(result) if output is StandingsFormat.json else to_csv(result))
     sys.stdout.flush()
     sys.stderr.writelines(notes)
-    raise typer.Exit(exit_status(result.games))
+    raise typer.Exit(exit_status(statuses))

@@ -136,10 +136,14 @@ class Counted(Protocol):
 _STATUS: Final[dict[int, Status]] = {EXIT_LEGAL: "legal", EXIT_ILLEGAL: "illegal"}
 
 
-def exit_status(records: Iterable[Counted]) -> int:
-    """The status ``validate`` gives the same logs: 0 all legal, 1 an illegal game, 2 an unreadable one."""
+def exit_status(statuses: Iterable[Status]) -> int:
+    """The status ``validate`` gives logs of these ``statuses``: 0 all legal, 1 an illegal game, 2 an unreadable one.
+
+    >>> exit_status(["legal", "illegal"]), exit_status([])
+    (1, 0)
+    """
     codes = {status: code for code, status in _STATUS.items()}
-    return max((codes.get(record.status, EXIT_UNREADABLE) for record in records), default=EXIT_LEGAL)
+    return max((codes.get(status, EXIT_UNREADABLE) for status in statuses), default=EXIT_LEGAL)
 
 
 def record_of(report: Report) -> GameRecord:

@@ -148,8 +148,9 @@ def _ratings(standings: TournamentStandings) -> Group:
     return titled(f"Ratings ({standings.rating_model}, games in schedule order; ordinal = mu - 3 sigma)", made)
 
 
-def _left_out(standings: TournamentStandings) -> Group:
-    folder = common_folder([r.file for r in standings.games])
+def _left_out(standings: TournamentStandings, folder: str | None) -> Group:
+    if folder is None:
+        folder = common_folder([r.file for r in standings.games])
     made = table("File", "Result")
     for r in standings.games:
         if not counts(r, standings.include_illegal):
@@ -157,8 +158,9 @@ def _left_out(standings: TournamentStandings) -> Group:
     return titled("Games left out", made)
 
 
-def show(standings: TournamentStandings, out: TextIO) -> None:
-    """Print ``standings`` as text to ``out``."""
+def show(standings: TournamentStandings, out: TextIO, folder: str | None = None) -> None:
+    """Print ``standings`` as text to ``out``, the files of the games left out named from
+    ``folder`` (by default, the folder that holds every game listed)."""
     about = f"{count(standings.deals, 'deal')}, schedule {', '.join(standings.schedules)}"
     if standings.candidate is not None:
         about += f", candidate {printable(standings.candidate)}"
@@ -166,7 +168,7 @@ def show(standings: TournamentStandings, out: TextIO) -> None:
         about += f"\n{ENDED[standings.ended]}"
     parts: list[RenderableType] = [Text.assemble((header(standings, "Tournament standings"), "bold"), f"\n{about}")]
     if standings.left_out:
-        parts.append(_left_out(standings))
+        parts.append(_left_out(standings, folder))
     if standings.counted:
         parts += [_bots(standings), _margins(standings)]
         if standings.difference is not None:
@@ -175,9 +177,12 @@ def show(standings: TournamentStandings, out: TextIO) -> None:
     emit(console(out), *parts)
 
 
-def write_report(standings: TournamentStandings, output: Literal["text", "csv", "json"], out: TextIO) -> None:
-    """Write the report of ``standings`` to ``out``: text for people, CSV (every table, see ``to_csv``) or JSON."""
+def write_report(
+    standings: TournamentStandings, output: Literal["text", "csv", "json"], out: TextIO, folder: str | None = None
+) -> None:
+    """Write the report of ``standings`` to ``out``: text for people (``folder``: see ``show``),
+    CSV (every table, see ``to_csv``) or JSON."""
     if output == "text":
-        show(standings, out)
+        show(standings, out, folder)
     else:
         out.write(to_json(standings) if output == "json" else to_csv(standings))

@@ -1,5 +1,6 @@
-"""A tournament's folder: its ``tournament.json`` (``Manifest``), what its logs cannot be, and
-the standings of the logs of a folder (``bkref standings``), by bot or by player.
+"""A tournament's folder: its ``tournament.json`` (``Manifest``), what its logs cannot be
+(``FolderCheck``), and the standings of the logs of a folder (``bkref standings``), by bot or
+by player.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from typing import TYPE_CHECKING, Final, Literal
 import msgspec
 
 from bkref.io.referee import Report
-from bkref.io.standings import GameRecord, Standings
+from bkref.io.standings import GameRecord, Standings, counts
 from bkref.io.standings import aggregate as aggregate_by_player
 from bkref.io.tournament.records import Meta, Schedule, TournamentRecord, is_tournament, records
-from bkref.io.tournament.tally import Ended, TournamentStandings, aggregate
+from bkref.io.tournament.tally import Ended, Streamed, TournamentStandings, aggregate
 
 if TYPE_CHECKING:
     from bkref.io.batch import Runner
@@ -66,33 +67,67 @@ def standings(
     advance: Callable[[], None],
     manifest: Manifest | None = None,
     warn: Callable[[str], None] | None = None,
-    read: Callable[[str, Meta], None] | None = None,
+    read: Callable[[GameRecord, Meta], None] | None = None,
+    keep_games: bool = True,
 ) -> Standings | TournamentStandings:
     """``bkref standings``: the standings of the logs at ``paths``, one pair of records per
-    log made by ``run`` (this process, processes or a cluster), then reduced there; by bot
-    when every game counted is a tournament's, else by player. ``advance`` is called after
-    each log. With the ``manifest`` of the tournament whose folder ``paths`` are
-    (``manifest_of``), the folder is checked first: ``FolderError`` when it holds what a
-    tournament's games cannot be (``folder_problems``), ``warn`` called with the line of
-    ``missing_games`` when games of a finished run are not there. ``read`` is called with each
-    log's file and game event's ``meta``, in order."""
-    found = []  # as the map gives them: the reduce reads its own copy of them on a cluster
+    log made by ``run`` (this process, processes or a cluster); by bot when every game
+    counted is a tournament's, else by player. ``advance`` is called after each log, and
+    ``read`` with each log's record by player and game event's ``meta``, in order.
+
+    Without a ``manifest``, the records are held, then reduced where ``run`` runs. With the
+    ``manifest`` of the tournament whose folder ``paths`` are (``manifest_of``), the records
+    are taken one by one as they come (``FolderCheck``, ``Streamed``): memory does not grow
+    with the games but for those left out (and with ``keep_games``, the standings list every
+    game: JSON does). Then ``FolderError`` when the folder holds what a tournament's games
+    cannot be, and ``warn`` is called with the line of ``FolderCheck.missing`` when games of a
+    finished run are not there. A folder whose logs do not come in schedule order is read a
+    second time, its records held (``Streamed``); one where no game counts gives the standings
+    by player."""
+    if manifest is None:
+        found = []  # as the map gives them: the reduce reads its own copy of them on a cluster
+        for game, by_bot, meta in run.map(records, paths):
+            found.append((game, by_bot, meta))
+            _after_each(game, meta, read, advance)
+        return _reduced(run, found, None, include_illegal)
+    check = FolderCheck()
+    streamed = Streamed(include_illegal, keep_games)
+    left_out = []  # the standings by player, when no game counts
     for game, by_bot, meta in run.map(records, paths):
-        found.append((game, by_bot, meta))
-        if read is not None:
-            read(game.file, meta)
-        advance()
-    pairs = [(game, by_bot) for game, by_bot, _ in found]
-    if manifest is not None:
-        games = [t for _, t in pairs]
-        problems = folder_problems(games)
-        if problems:
-            raise FolderError(problems)
-        missing = missing_games(games, manifest)
-        if missing is not None and warn is not None:
-            warn(missing)
-    if is_tournament(pairs, include_illegal):
-        return run.reduce(_by_bot, found, None if manifest is None else manifest.ended, include_illegal)
+        check.add(by_bot)
+        streamed.add(by_bot)
+        if not counts(game, include_illegal):
+            left_out.append(game)
+        _after_each(game, meta, read, advance)
+    problems = check.problems()
+    if problems:
+        raise FolderError(problems)
+    missing = check.missing(manifest)
+    if missing is not None and warn is not None:
+        warn(missing)
+    if streamed.tally is None:
+        return _reduced(run, list(run.map(records, paths)), manifest.ended, include_illegal)
+    if not streamed.tally.counted:
+        return aggregate_by_player(left_out, include_illegal)
+    return streamed.tally.standings(manifest.ended)
+
+
+def _after_each(
+    game: GameRecord, meta: Meta, read: Callable[[GameRecord, Meta], None] | None, advance: Callable[[], None]
+) -> None:
+    """What ``standings`` does after each log: ``read`` told of it, then ``advance``."""
+    if read is not None:
+        read(game, meta)
+    advance()
+
+
+def _reduced(
+    run: Runner, found: list[tuple[GameRecord, TournamentRecord, Meta]], ended: Ended | None, include_illegal: bool
+) -> Standings | TournamentStandings:
+    """The standings of the records ``found``, reduced where ``run`` runs: by bot when every
+    game counted is a tournament's."""
+    if is_tournament([(game, by_bot) for game, by_bot, _ in found], include_illegal):
+        return run.reduce(_by_bot, found, ended, include_illegal)
     return run.reduce(_by_player, found, include_illegal)
 
 
@@ -118,69 +153,91 @@ def _named(name: str) -> tuple[int, int, str] | None:
     return None if found is None else (int(found[1]), int(found[2]), found[3])
 
 
-def folder_problems(games: Sequence[TournamentRecord]) -> list[str]:
-    """What the logs of a tournament's folder cannot be, a line each naming the files: a log
-    of no tournament among them (a stranger's, or a copy of another game's log edited), two
-    logs of one game of the schedule, a log whose file name (of the form ``bkref tournament``
-    gives it) says another game than its ``meta.tournament``. None of these comes from a run,
-    stopped or not: a run writes each game once, under its own name.
+class FolderCheck:
+    """What the logs of a tournament's folder cannot be, checked as their records come
+    (``add``): a log of no tournament among them (a stranger's, or a copy of another game's
+    log edited), two logs of one game of the schedule, a log whose file name (of the form
+    ``bkref tournament`` gives it) says another game than its ``meta.tournament``. None of
+    these comes from a run, stopped or not: a run writes each game once, under its own name.
+    It holds the first file of each game read, and the problems.
 
     >>> from bkref.io.tournament.records import BotSeat
     >>> seat = [BotSeat("ann", "new", "greedy", 130, True)]
     >>> one = TournamentRecord("game-000001-deal-000001-rotation-0.jsonl", "legal", 0, None,
     ...     "rotate", 1, 1, "rotation", 0, None, seat)
-    >>> two = msgspec.structs.replace(one, file="game-000002-deal-000001-rotation-1.jsonl")
-    >>> for problem in folder_problems([one, two]):
+    >>> check = FolderCheck()
+    >>> check.add(one)
+    >>> check.add(msgspec.structs.replace(one, file="game-000002-deal-000001-rotation-1.jsonl"))
+    >>> for problem in check.problems():
     ...     print(problem)
     game-000001-deal-000001-rotation-0.jsonl and game-000002-deal-000001-rotation-1.jsonl are both game 1
     game-000002-deal-000001-rotation-1.jsonl: its name is not that of game 1 of deal 1 (rotation), as its meta says
     """
-    problems = [f"{t.file}: not a game of this tournament (its game event has no meta.tournament)"
-                for t in games if not t.in_tournament]  # fmt: skip
-    by_game: dict[int, list[str]] = {}
-    for t in games:
-        if t.in_tournament and t.game is not None:
-            by_game.setdefault(t.game, []).append(t.file)
+
+    def __init__(self) -> None:
+        self.first: dict[int, str] = {}
+        """The first file read of each game of the schedule."""
+        self.again: dict[int, list[str]] = {}
+        """The other files of a game read twice or more."""
+        self.strangers: list[str] = []
+        self.misnamed: list[str] = []
+        self.last_deal = 0
+
+    def add(self, t: TournamentRecord) -> None:
+        """Check the log of ``t``, the next read."""
+        if t.deal is not None:
+            self.last_deal = max(self.last_deal, t.deal)
+        if not t.in_tournament:
+            self.strangers.append(f"{t.file}: not a game of this tournament (its game event has no meta.tournament)")
+        elif t.game is not None:
+            if t.game in self.first:
+                self.again.setdefault(t.game, []).append(t.file)
+            else:
+                self.first[t.game] = t.file
             said = _named(Path(t.file).name)  # a name of bkref's own form says a game
             if said is not None and said != (t.game, t.deal, t.role):
-                problems.append(
+                self.misnamed.append(
                     f"{t.file}: its name is not that of game {t.game} of deal {t.deal} ({t.role}), as its meta says"
                 )
-    for game, files in sorted(by_game.items(), reverse=True):
-        if len(files) > 1:
-            problems.insert(0, f"{' and '.join(files)} are both game {game}")
-    return problems
 
+    def problems(self) -> list[str]:
+        """The problems of the logs read, a line each naming the files: two logs of one game
+        first (by game), then the strangers' and the misnamed logs (in the order read)."""
+        twice = [f"{' and '.join([self.first[game], *files])} are both game {game}"
+                 for game, files in sorted(self.again.items())]  # fmt: skip
+        return [*twice, *self.strangers, *self.misnamed]
 
-def missing_games(games: Sequence[TournamentRecord], manifest: Manifest) -> str | None:
-    """The games of a tournament that ended after all its deals (``manifest.ended``) whose
-    logs are not in its folder, in one line; None when none is missing, or the run stopped
-    early (a stopped run's folder lacks its later games: ``--resume`` plays them).
+    def missing(self, manifest: Manifest) -> str | None:
+        """The games of a tournament that ended after all its deals (``manifest.ended``) whose
+        logs were not read, in one line; None when none is missing, or the run stopped early
+        (a stopped run's folder lacks its later games: ``--resume`` plays them).
 
-    >>> from bkref.io.tournament.records import BotSeat
-    >>> seat = [BotSeat("ann", "new", "greedy", 130, True)]
-    >>> game = TournamentRecord("game-000002-deal-000002-rotation-0.jsonl", "legal", 0, None,
-    ...     "rotate", 2, 2, "rotation", 0, None, seat)
-    >>> missing_games([game], Manifest("bkref-tournament/1", 2, "rotate", {}, None, 3, 1, None, False, "deals"))
-    'game 1 and the games of deal 3 are missing, though tournament.json says all 3 deals were played'
-    """
-    if manifest.ended != "deals":
-        return None
-    numbers = {t.game for t in games if t.game is not None}
-    last = max((t.deal for t in games if t.deal is not None), default=0)
-    gaps = [n for n in range(1, max(numbers, default=0) + 1) if n not in numbers]
-    parts = []
-    if gaps:
-        parts.append(
-            f"game{'s' if len(gaps) > 1 else ''} {', '.join(map(str, gaps[:10]))}{' …' if len(gaps) > 10 else ''}"
+        >>> from bkref.io.tournament.records import BotSeat
+        >>> seat = [BotSeat("ann", "new", "greedy", 130, True)]
+        >>> check = FolderCheck()
+        >>> check.add(TournamentRecord("game-000002-deal-000002-rotation-0.jsonl", "legal", 0, None,
+        ...     "rotate", 2, 2, "rotation", 0, None, seat))
+        >>> check.missing(Manifest("bkref-tournament/1", 2, "rotate", {}, None, 3, 1, None, False, "deals"))
+        'game 1 and the games of deal 3 are missing, though tournament.json says all 3 deals were played'
+        """
+        if manifest.ended != "deals":
+            return None
+        numbers, last = self.first, self.last_deal
+        gaps = [n for n in range(1, max(numbers, default=0) + 1) if n not in numbers]
+        parts = []
+        if gaps:
+            parts.append(
+                f"game{'s' if len(gaps) > 1 else ''} {', '.join(map(str, gaps[:10]))}{' …' if len(gaps) > 10 else ''}"
+            )
+        if last < manifest.deals:
+            parts.append(f"the games of deal{'s' if manifest.deals - last > 1 else ''} {last + 1}"
+                         + (f" to {manifest.deals}" if manifest.deals - last > 1 else ""))  # fmt: skip
+        if not parts:
+            return None
+        are = "is" if len(gaps) == 1 and len(parts) == 1 else "are"
+        return (
+            f"{' and '.join(parts)} {are} missing, though tournament.json says all {manifest.deals} deals were played"
         )
-    if last < manifest.deals:
-        parts.append(f"the games of deal{'s' if manifest.deals - last > 1 else ''} {last + 1}"
-                     + (f" to {manifest.deals}" if manifest.deals - last > 1 else ""))  # fmt: skip
-    if not parts:
-        return None
-    are = "is" if len(gaps) == 1 and len(parts) == 1 else "are"
-    return f"{' and '.join(parts)} {are} missing, though tournament.json says all {manifest.deals} deals were played"
 
 
 def _by_bot(

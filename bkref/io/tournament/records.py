@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from bkref.game.events import End, Game
 from bkref.io.diagnostics import Diagnostic
 from bkref.io.referee import Report, check
 from bkref.io.standings import GameRecord, Status, counts, record_of
@@ -100,21 +101,66 @@ def seating(meta: dict[str, object] | None, players: Sequence[str]) -> Seating |
 
 def tournament_record_of(report: Report, game: GameRecord) -> TournamentRecord:
     """The record of one checked log, by bot, beside its record by player (``game``)."""
-    seats = seating(report.meta, game.players)
+    seats = [(s.player, s.total, s.player in game.winners) for s in game.seats]
+    return _record(game.file, game.status, game.problems, game.first_problem, report.meta, game.players, seats)
+
+
+def played_record(file: str, log: str) -> TournamentRecord:
+    """The record of the log a run has just played and written to ``file``, from the log in
+    memory, not checked again: a game bkref plays is legal by construction (each event is
+    played on the engine's state before it is written, ``bkref.bots.simulate``), and its
+    ``end`` event's ``expect`` holds the engine's final totals. Its game event says the seats
+    and ``meta.tournament``; the winners are the seats with the highest total (E8).
+
+    >>> from bkref.bots.tournament import Bot, log_of_job, schedule, seed_deals
+    >>> job = schedule("rotate", 2, [Bot("a", "greedy"), Bot("b", "random")], seed_deals(1, 1), None)[0]
+    >>> log = log_of_job(job)
+    >>> record = played_record("g.jsonl", log)
+    >>> record == tournament_record(check(log, "g.jsonl")), [(s.bot, s.won) for s in record.seats]
+    (True, [('a', True), ('b', False)])
+    """
+    first, _, rest = log.partition("\n")
+    game = msgspec.json.decode(first, type=Game)
+    end = msgspec.json.decode(rest.rstrip("\n").rpartition("\n")[2], type=End)
+    assert end.expect is not None, "a game bkref plays ends with its final totals"
+    totals = [end.expect[p] for p in game.players]
+    seats = [(p, total, place == 1) for p, total, place in zip(game.players, totals, places(totals))]
+    return _record(file, "legal", 0, None, game.meta, game.players, seats)
+
+
+def places(totals: Sequence[int]) -> list[int]:
+    """Each seat's place: 1 + the seats with a higher total (tied totals share a place, E8).
+
+    >>> places([120, 131, 120, 99])
+    [2, 1, 2, 4]
+    """
+    return [1 + sum(other > total for other in totals) for total in totals]
+
+
+def _record(
+    file: str,
+    status: Status,
+    problems: int,
+    first_problem: Diagnostic | None,
+    meta: dict[str, Any] | None,
+    players: list[str],
+    scores: list[tuple[str, int, bool]],
+) -> TournamentRecord:
+    """The record by bot of a log: its verdict, and (once it has a final score) each seat's
+    ``scores``: the player, its total and whether it won."""
+    seats = seating(meta, players)
     if seats is None:
-        return TournamentRecord(
-            game.file, game.status, game.problems, game.first_problem, None, None, None, None, None, None, []
-        )
+        return TournamentRecord(file, status, problems, first_problem, None, None, None, None, None, None, [])
     bots = [  # the names interned: a run's records hold each once, however many games
-        BotSeat(intern(s.player), intern(b), intern(seats.policies[b]), s.total, s.player in game.winners)
-        for s in game.seats
-        for b in [seats.bots[s.player]]
+        BotSeat(intern(player), intern(b), intern(seats.policies[b]), total, won)
+        for player, total, won in scores
+        for b in [seats.bots[player]]
     ]
     return TournamentRecord(
-        game.file,
-        game.status,
-        game.problems,
-        game.first_problem,
+        file,
+        status,
+        problems,
+        first_problem,
         seats.schedule,
         seats.game,
         seats.deal,

@@ -46,7 +46,7 @@ import msgspec
 
 from bkref.io.intervals import mean_interval, wilson
 from bkref.io.standings import counts
-from bkref.io.tournament.records import Schedule, TournamentRecord
+from bkref.io.tournament.records import Schedule, TournamentRecord, places
 
 if TYPE_CHECKING:
     from openskill.models import BradleyTerryFull, BradleyTerryFullRating
@@ -153,15 +153,6 @@ class TournamentStandings(msgspec.Struct):
     rating_model: str
 
 
-def places(totals: Sequence[int]) -> list[int]:
-    """Each seat's place: 1 + the seats with a higher total (tied totals share a place, E8).
-
-    >>> places([120, 131, 120, 99])
-    [2, 1, 2, 4]
-    """
-    return [1 + sum(other > total for other in totals) for total in totals]
-
-
 def margins(totals: Sequence[int]) -> list[int]:
     """Each seat's margin over the best other seat: positive for a sole winner, 0 for a shared win.
 
@@ -171,8 +162,13 @@ def margins(totals: Sequence[int]) -> list[int]:
     return [total - max(t for j, t in enumerate(totals) if j != i) for i, total in enumerate(totals)]
 
 
+def _schedule_key(r: TournamentRecord) -> tuple[int, str]:
+    """Where a game comes in schedule order: by its number, then its file."""
+    return r.game or 0, r.file
+
+
 def _schedule_order(records: Iterable[TournamentRecord]) -> list[TournamentRecord]:
-    return sorted(records, key=lambda r: (r.game or 0, r.file))
+    return sorted(records, key=_schedule_key)
 
 
 def _deal_value(
@@ -435,6 +431,54 @@ class Tally:
             min_deals=MIN_DEALS,
             rating_model=RATING_MODEL,
         )
+
+
+class Streamed:
+    """The standings of records in the order a folder's logs are read (``bkref standings``),
+    kept as running tallies: each deal closed when a game of the next one comes, so that the
+    tally holds no game of a closed deal. They are ``aggregate``'s of the same records, byte
+    for byte, so long as the games counted come as a tournament's folder gives them: in
+    schedule order (``aggregate``'s: by game, then file), the deals one after the other, all
+    of one schedule and candidate (each deal is closed with them). ``tally`` is None from the
+    first game counted that does not: the records must then be taken all at once (``aggregate``).
+
+    >>> from bkref.io.tournament.records import BotSeat
+    >>> seats = [BotSeat("ann", "new", "greedy", 130, True), BotSeat("bob", "old", "random", 110, False)]
+    >>> game = lambda n, deal: TournamentRecord(f"g{n}.jsonl", "legal", 0, None, "rotate", n, deal,
+    ...     "rotation", 0, None, seats)
+    >>> streamed = Streamed(include_illegal=False, keep_games=False)
+    >>> for n, deal in [(1, 1), (2, 1), (3, 2)]:
+    ...     streamed.add(game(n, deal))
+    >>> streamed.tally.deals, sum(map(len, streamed.tally.open.values()))  # deal 1 closed, game 3 open
+    (1, 1)
+    >>> streamed.add(game(4, 1))  # deal 1 again, once closed
+    >>> streamed.tally is None
+    True
+    """
+
+    def __init__(self, include_illegal: bool, keep_games: bool) -> None:
+        self.tally: Tally | None = Tally(include_illegal, keep_games)
+        self.last: tuple[int, str] | None = None
+        """The schedule key of the last game counted."""
+        self.deal = 0
+        self.kind: tuple[Schedule | None, str | None] = (None, None)
+        """The schedule and candidate of the games counted."""
+
+    def add(self, r: TournamentRecord) -> None:
+        """Count the game of ``r``, the next read, or list it as left out (see the class)."""
+        tally = self.tally
+        if tally is None:
+            return
+        if counts(r, tally.include_illegal):
+            key, deal, kind = _schedule_key(r), r.deal or 0, (r.schedule, r.candidate)
+            if self.last is not None:
+                if key <= self.last or deal < self.deal or kind != self.kind:
+                    self.tally = None
+                    return
+                if deal > self.deal:
+                    tally.close()
+            self.last, self.deal, self.kind = key, deal, kind
+        tally.add(r)
 
 
 def _tallied(records: Sequence[TournamentRecord], include_illegal: bool) -> Tally:
