@@ -57,7 +57,10 @@ class Engine:
     def ask(self, state: State, player: str, ms: int = 5000, seed: int = 0) -> Played:
         """``player``'s move on ``state`` as the bot chooses it (the decision due now): the move,
         its ``info`` and the seconds it took; ``BotFault`` for a fault. The bot is sent the
-        game and the seat first (no seen events: the view holds the position)."""
+        game and the seat first (no seen events: the view holds the position). A construction
+        is asked as one ``build`` decision, every build of the player (camps included) and
+        ``None``: a position does not say which camps its player has already kept this round,
+        so the ``camp`` decisions of a game (docs/bot-protocol.md) cannot be asked from it."""
         kind, moves = asked(state.legal_moves(player))
         self.program.send(GameStart(seat=player, players=list(state.players), rulings=state.rulings, seed=seed))
         ((result),) = ask_all([(self.program, new_decide(self.program, kind, moves, view(state, player).struct(), ms))])
