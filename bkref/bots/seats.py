@@ -32,7 +32,7 @@ from bkref.bots.protocol import Decide, GameStart, Hand, Over, Reveal, Seen, ToB
 from bkref.bots.sealing import Seal
 from bkref.game.engine import State
 from bkref.game.events import End, Event, Game
-from bkref.game.knowledge import Seer, view
+from bkref.game.knowledge import Seer, structs, view
 from bkref.game.moves import LegalMoves
 
 PREFIX = "cmd:"
@@ -236,11 +236,12 @@ def decide(
     timed-out decision counts the time it was given in the seat's ``ms``), and the choices of
     ``meanwhile``, the Python policies' decisions of the same step, made while the programs
     think (``_while_they_think``)."""
-    ready = [seat.ready(event) for (seat, _, _), event in zip(asks, events, strict=True)]
+    ready = [i for i, ((seat, _, _), event) in enumerate(zip(asks, events, strict=True)) if seat.ready(event)]
+    views = structs(state, [asks[i][0].player for i in ready])  # what they all see alike, read once
     live = [
-        (i, seat, new_decide(seat.program, kind, options, view(state, seat.player).struct(), seat.options.ms))
-        for i, (seat, kind, options) in enumerate(asks)
-        if ready[i]
+        (i, seat, new_decide(seat.program, kind, options, seen, seat.options.ms))
+        for i, seen in zip(ready, views, strict=True)
+        for seat, kind, options in (asks[i],)
     ]
     for _, seat, _ in live:
         seat.started_this_game = True

@@ -43,7 +43,7 @@ whole log so. Neither plays the engine: a seen log costs less than validating th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final
 
@@ -271,41 +271,56 @@ class View:
 
     def struct(self) -> SeenView:
         """The whole view as one msgspec object (its JSON is what a bot is sent); a new one at each call."""
-        state = self._state
-        revealed, copies = self.revealed, self.copies
-        return SeenView(
-            player=self.player,
-            players=list(state.players),
+        return structs(self._state, (self.player,))[0]
+
+
+def structs(state: State, players: Sequence[str]) -> list[SeenView]:
+    """The views of ``players`` on ``state`` at once, each ``view(state, p).struct()``: what every
+    player sees alike (the board, each seat's squares, supply, parchments, reserve and carrots,
+    the deck, the reveal and the copies) is read once, and those objects are shared by the views."""
+    views = [View(state, player) for player in players]
+    if not views:
+        return []
+    public, position = views[0], state.position
+    order = list(state.players)
+    owned = {p: list(names(position.owned.get(p, 0))) for p in order}
+    supply = {p: state.supply_of(p) for p in order}
+    counts = {p: len(state.parchments.get(p, ())) for p in order}
+    reserves = {p: public.reserve_size(p) for p in order}
+    carrots = {p: state.carrots_of(p) for p in order}
+    board = BoardView(
+        owner=dict(public.owner),
+        buildings=dict(public.buildings),
+        cities=dict(public.cities),
+        towers=list(position.towers),
+        declared=dict(position.declared),
+    )
+    revealed, copies = public.revealed, public.copies
+    shown = None if revealed is None else {p: list(cards) for p, cards in revealed.items()}
+    chosen = None if copies is None else {p: dict(copied) for p, copied in copies.items()}
+    deck = public.deck
+    return [
+        SeenView(
+            player=seen.player,
+            players=order,
             rulings=state.rulings,
             round=state.round,
             turn=state.turn,
             phase=state.phase,
-            hand=list(self.hand),
-            parchments=list(self.parchments),
-            reserve=self.reserve,
-            deck=self.deck,
+            hand=list(seen.hand),
+            parchments=list(seen.parchments),
+            reserve=reserves[seen.player],
+            deck=deck,
             seats={
-                p: SeatView(
-                    squares=list(self.squares(p)),
-                    supply=dict(self.supply(p)),
-                    parchments=self.parchment_count(p),
-                    hand=self.hand_size(p),
-                    reserve=self.reserve_size(p),
-                    carrots=self.carrots(p),
-                )
-                for p in state.players
+                p: SeatView(owned[p], supply[p], counts[p], seen.hand_size(p), reserves[p], carrots[p]) for p in order
             },
-            board=BoardView(
-                owner=dict(self.owner),
-                buildings=dict(self.buildings),
-                cities=dict(self.cities),
-                towers=list(self.towers),
-                declared=dict(self.declared),
-            ),
-            picks=dict(self.picks),
-            revealed=None if revealed is None else {p: list(cards) for p, cards in revealed.items()},
-            copies=None if copies is None else {p: dict(chosen) for p, chosen in copies.items()},
+            board=board,
+            picks=dict(seen.picks),
+            revealed=shown,
+            copies=chosen,
         )
+        for seen in views
+    ]
 
 
 view: Final = View
