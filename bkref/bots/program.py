@@ -5,7 +5,8 @@ and exchanges ``hello`` (10 s), ``send`` queues a message, ``ask_all`` writes de
 several programs at once and waits for their replies, each to its own deadline, and
 ``stop()`` sends ``quit`` and kills the group 2 s later. Nothing here ever blocks on a
 bot: both pipes are non-blocking and every wait is a ``poll`` with a deadline,
-so a bot that stops reading, hangs, or floods its standard error cannot stall bkref. Its
+so a bot that stops reading, hangs, or floods its standard error cannot stall bkref; the same
+poll sees the process exit (``alive`` asks the system nothing at each decision). Its
 standard error is drained by a thread of its own (``Stderr``): into its log file, when it has
 one, up to ``STDERR_CAP`` bytes a game, then one line saying so and how much was dropped;
 its last line is kept, to say why a bot that could not start did not. Every live process is

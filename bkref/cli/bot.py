@@ -34,6 +34,7 @@ def bot(
         Views,
         typer.Option(
             "--views",
+            metavar="FORM",
             help="How it asks for the views of its decisions in its hello: whole (each whole), or patch "
             "(each after a game's first as a JSON merge patch of the last, which it applies; fewer bytes).",
         ),
