@@ -21,8 +21,10 @@ target (issues 6 and 15):
   the engine's time for an event, and a seen log beside validate (issue 26);
 - with ``--bots`` (instead of the rest), the round trip of one decision to an instant bot
   program, sealed and unsealed, beside the same bytes through a pipe to a process that
-  echoes them (target: at most 2x), and the games/s of 4 instant bot programs, their
-  processes reused, sealed and unsealed (issues 27 and 43);
+  echoes them (target: at most 2x); bkref's time a decision over real games beside a bare
+  driver moving the same bytes, for each way the bot asks for its views (``whole``,
+  ``patch``, ``none``: issue 42, target at most 1.5x); and the games/s of 4 instant bot
+  programs, their processes reused, sealed and unsealed (issues 27 and 43);
 - with ``--mistakes`` (instead of the rest), how bkref reports single mistakes (issue 25,
   ``tests.mistakes``): the share of mistakes with exactly one root problem (one naming no
   earlier problem), overall and by kind, and the mean number of problems a mistake gives;
