@@ -829,6 +829,27 @@ def test_a_restarted_bot_gets_the_same_seen_events_again(folder: Path) -> None:
     assert legal(folder, events)
 
 
+def test_a_bot_that_exits_while_its_child_holds_its_output_is_an_exit_at_once(folder: Path) -> None:
+    """Its exit is seen by the wait itself (issue 42: no system call a decision asks whether a bot
+    lives): a bot that exits at its first decision, leaving a child that holds its standard
+    output open (so no end of output says it), is an exit fault, not a timeout 5 s later; the
+    child, in its process group, ends with it."""
+    flag = folder / "exited"
+    body = (
+        "import subprocess\n"
+        f"FLAG = {str(flag)!r}\n"
+        "def choose(m, count):\n"
+        "    if not os.path.exists(FLAG):\n"
+        f"        subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)', {str(folder)!r}])\n"
+        "        open(FLAG, 'w').close(); os._exit(1)\n"
+        "    return 0\n"
+    )
+    started = time.monotonic()
+    events = simulate(2, 5, [bot(folder, body), "random"], bots=SAFE)
+    assert faults(events) == ["exit"] and time.monotonic() - started < 4
+    assert legal(folder, events)
+
+
 def test_a_bot_that_never_reads_or_answers_cannot_stall_the_referee(folder: Path) -> None:
     path = folder / "deaf.py"
     path.write_text(
