@@ -21,8 +21,10 @@ target (issues 6 and 15):
   the engine's time for an event, and a seen log beside validate (issue 26);
 - with ``--bots`` (instead of the rest), the round trip of one decision to an instant bot
   program, sealed and unsealed, beside the same bytes through a pipe to a process that
-  echoes them (target: at most 2x), and the games/s of 4 instant bot programs, their
-  processes reused, sealed and unsealed (issues 27 and 43);
+  echoes them (target: at most 2x); bkref's time a decision over real games beside a bare
+  driver moving the same bytes, for each way the bot asks for its views (``whole``,
+  ``patch``, ``none``: issue 42, target at most 1.5x); and the games/s of 4 instant bot
+  programs, their processes reused, sealed and unsealed (issues 27 and 43);
 - with ``--mistakes`` (instead of the rest), how bkref reports single mistakes (issue 25,
   ``tests.mistakes``): the share of mistakes with exactly one root problem (one naming no
   earlier problem), overall and by kind, and the mean number of problems a mistake gives;
@@ -505,11 +507,12 @@ def instruction_figures(commands: dict[str, list[str]], folder: Path) -> None:
 
 INSTANT_BOT = """import sys
 out = sys.stdout
+views = ',"views":"%s"' % sys.argv[1] if len(sys.argv) > 1 else ""  # how it asks for its views, if it does
 for line in sys.stdin:  # answers at once: the first move, its id read from the line as bkref writes it
     if line.startswith('{"type":"decide"'):
         out.write('{"type":"move","id":%s,"index":0}\\n' % line[22 : line.index(",", 22)]); out.flush()
     elif line.startswith('{"type":"hello"'):
-        out.write('{"type":"hello","protocol":"bkbot/1","name":"instant","version":"1"}\\n'); out.flush()
+        out.write('{"type":"hello","protocol":"bkbot/1","name":"instant","version":"1"%s}\\n' % views); out.flush()
     elif line.startswith('{"type":"quit"'):
         break
 """
@@ -572,13 +575,14 @@ def bot_figures(folder: Path, games: int, repeat: int) -> None:
     )
     spec = f"cmd:{sys.executable} {folder / 'instant.py'}"
     python = best_in_turn(1, lambda: [simulate(4, seed) for seed in range(games)])[0]
-    played, floor, asked = over_real_games(spec, games, repeat)
-    print(
-        f"{games} 4-player games of 4 instant bot programs (from {games} to {2 * games}: their start left out), "
-        f"unsealed, per decision ({asked:,} decisions): bkref {played / asked * 1e6:.0f} us, the same bytes each way "
-        f"between the same bots and a bare driver {floor / asked * 1e6:.0f} us; ratio {played / floor:.2f} "
-        f"(target at most 1.5)"
-    )
+    for views in ("whole", "patch", "none"):  # as the bot asks for its views in its hello (issue 42)
+        played, floor, asked, sent = over_real_games(spec if views == "whole" else f"{spec} {views}", games, repeat)
+        print(
+            f"{games} 4-player games of 4 instant bot programs (from {games} to {2 * games}: their start left out), "
+            f"unsealed, views {views} ({sent / asked:,.0f} bytes sent a decision), per decision ({asked:,} "
+            f"decisions): bkref {played / asked * 1e6:.0f} us, the same bytes each way between the same bots and a "
+            f"bare driver {floor / asked * 1e6:.0f} us; ratio {played / floor:.2f} (target at most 1.5)"
+        )
     for sealed_too in (True, False):
         start = time.perf_counter()
         for _ in run(simulate_jobs(4, 0, [spec], games), Local(), BotOptions(seal=Seal(sealed=sealed_too))):
@@ -591,7 +595,7 @@ def bot_figures(folder: Path, games: int, repeat: int) -> None:
         )
 
 
-def over_real_games(spec: str, games: int, repeat: int) -> tuple[float, float, int]:
+def over_real_games(spec: str, games: int, repeat: int) -> tuple[float, float, int, int]:
     """bkref's time a decision over real 4-player games of 4 bots ``spec`` (unsealed, one
     process a seat for the run), beside a bare driver that moves the same bytes between the
     same bots: it starts them, writes each one what bkref wrote it and, where bkref read a
@@ -600,7 +604,8 @@ def over_real_games(spec: str, games: int, repeat: int) -> tuple[float, float, i
     timed on ``games`` and on twice as many games (best of ``repeat``, in turn), and the
     difference is what the added games cost: the bots' start, the same in both, is left out
     (the driver's clock also starts once they have said hello).
-    Returns bkref's seconds and the driver's for those games, and their decisions. The
+    Returns bkref's seconds and the driver's for those games, their decisions and the bytes
+    bkref wrote to the bots in them. The
     traffic is what bkref's ``--bot-trace`` sees, taken where the program records it
     (``Program._traced``)."""
     from bkref.bots import program
@@ -661,6 +666,7 @@ def over_real_games(spec: str, games: int, repeat: int) -> tuple[float, float, i
 
     few, many = recorded(games), recorded(2 * games)
     asked = [sum(1 for _, sent, line in t if sent and line.startswith(b'{"type":"decide"')) for t in (few, many)]
+    written = [sum(len(line) for _, sent, line in t if sent) for t in (few, many)]
     timed: list[list[float]] = [[], [], [], []]
     for _ in range(repeat):  # in turn, so that a slow spell of the machine slows all four alike
         for taken, count in zip(timed, (games, 2 * games)):
@@ -670,7 +676,7 @@ def over_real_games(spec: str, games: int, repeat: int) -> tuple[float, float, i
         timed[2].append(bare(few))
         timed[3].append(bare(many))
     times = [min(taken) for taken in timed]
-    return times[1] - times[0], times[3] - times[2], asked[1] - asked[0]
+    return times[1] - times[0], times[3] - times[2], asked[1] - asked[0], written[1] - written[0]
 
 
 Decision = tuple[str, Any, str | None]

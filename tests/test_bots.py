@@ -22,11 +22,13 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bkref.bots import program as programs
 from bkref.bots.engine import Engine
 from bkref.bots.program import BotFault
-from bkref.bots.protocol import protocol_schema
+from bkref.bots.protocol import merge_patch, merged, protocol_schema
 from bkref.bots.sealing import Seal
 from bkref.bots.seats import BotOptions
 from bkref.bots.simulate import simulate, to_jsonl
@@ -36,6 +38,7 @@ from bkref.game.engine import State
 from bkref.io.batch import Local
 from bkref.io.referee import check
 from tests.conftest import BKREF_COMMAND, ROOT
+from tests.test_properties import BOUNDED
 
 SCHEMA_FILE = ROOT / "schemas" / "bkbot-1.schema.json"
 TRUSTED = Seal(sealed=False)
@@ -50,6 +53,7 @@ SAFE = BotOptions(ms=5000, seal=TRUSTED)
 # (None: no reply); ``count`` is the number of decisions so far in this process.
 BOT = """import json, os, sys
 LOG = {log!r}
+HELLO = {hello!r}
 count = 0
 def out(m):
     sys.stdout.write(json.dumps(m) + "\\n"); sys.stdout.flush()
@@ -60,7 +64,7 @@ for line in sys.stdin:
         with open(LOG, "a") as f:
             f.write(json.dumps({{"pid": os.getpid(), "message": m}}) + "\\n")
     if m["type"] == "hello":
-        out({{"type": "hello", "protocol": "bkbot/1", "name": "t", "version": "0"}})
+        out({{"type": "hello", "protocol": "bkbot/1", "name": "t", "version": "0", **HELLO}})
     elif m["type"] == "decide":
         count += 1
         index = choose(m, count)
@@ -72,9 +76,11 @@ for line in sys.stdin:
 LAST = "def choose(m, count):\n    return len(m['moves']) - 1\n"
 
 
-def bot(folder: Path, body: str, name: str = "bot.py", log: Path | None = None) -> str:
+def bot(folder: Path, body: str, name: str = "bot.py", log: Path | None = None, hello: dict | None = None) -> str:
+    """A bot of ``body`` (see ``BOT``) written as ``name`` in ``folder``, noting what it is sent in
+    ``log``; ``hello`` holds fields its hello adds (``views``)."""
     path = folder / name
-    path.write_text(BOT.format(body=body, log=str(log) if log else ""))
+    path.write_text(BOT.format(body=body, log=str(log) if log else "", hello=hello or {}))
     return f"cmd:{sys.executable} {path}"
 
 
@@ -126,6 +132,56 @@ def test_a_program_and_the_same_logic_as_a_python_policy_give_the_same_game(fold
     assert program[0].deck == python[0].deck
     assert program[0].meta["bots"]["ann"]["faults"] == [] and program[0].meta["bots"]["ann"]["name"] == "t"
     assert legal(folder, program)
+
+
+def test_a_bot_asking_for_views_as_patches_or_none_gets_the_same_game_and_every_view(folder: Path) -> None:
+    """The hello's ``views`` (issue 42, the lean protocol). A bot that does not ask is sent each
+    decision as before the option: no ``patch``, the view whole. One that asks ``patch`` is sent
+    the same moves, the game's first view whole and each later one as a merge patch whose
+    application gives the view the first bot was sent, in a fraction of the bytes; one that asks
+    ``none`` no view. All three games are the same, over the 2 games one process plays."""
+    received, games = {}, {}
+    for views in ("whole", "patch", "none"):
+        log = folder / f"{views}.jsonl"
+        spec = bot(folder, LAST, f"{views}.py", log, None if views == "whole" else {"views": views})
+        played = run(simulate_jobs(3, 4, [spec, "random", "random"], 2), Local(), SAFE)
+        games[views] = [log.splitlines()[1:] for _, log in played]  # the game event names the bot
+        received[views] = [json.loads(line)["message"] for line in log.read_text().splitlines()]
+    assert games["patch"] == games["whole"] == games["none"]
+    decides = {views: [m for m in messages if m["type"] == "decide"] for views, messages in received.items()}
+    assert {tuple(d) for d in decides["whole"]} == {("type", "id", "kind", "moves", "view", "ms")}
+    seen, views = None, []
+    for decide in decides["patch"]:
+        seen = decide["view"] if decide["view"] is not None else merged(seen, decide["patch"])
+        views.append(seen)
+    assert views == [d["view"] for d in decides["whole"]]
+    assert [d["moves"] for d in decides["patch"]] == [d["moves"] for d in decides["whole"]]
+    assert sum(d["view"] is not None for d in decides["patch"]) == 2  # each game's first
+    bytes_of = {views: sum(len(json.dumps(d)) for d in found) for views, found in decides.items()}
+    assert bytes_of["none"] < bytes_of["patch"] < 0.75 * bytes_of["whole"]
+    assert all(d["view"] is None and "patch" not in d for d in decides["none"])
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text()))
+    assert all(validator.is_valid(m) for messages in received.values() for m in messages)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("abcd"), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@BOUNDED
+@given(st.dictionaries(st.sampled_from("abcde"), JSON_VALUES), st.dictionaries(st.sampled_from("abcde"), JSON_VALUES))
+def test_a_merge_patch_applied_gives_the_object_it_was_made_for(before: dict, after: dict) -> None:
+    """``merge_patch``'s patch, applied (``merged``, RFC 7386), turns one JSON object into the
+    other; None (and a whole view sent instead) only when a member of the new one is null at some
+    depth of objects (a patch's null removes a member)."""
+    patch = merge_patch(before, after)
+    if patch is None:  # a null member, which no patch can set: nor can one make the whole object from nothing
+        assert merged({}, after) != after
+    else:
+        assert merged(before, patch) == after
 
 
 FAULTS = [  # a bot's body, and the fault it makes
@@ -770,6 +826,27 @@ def test_a_restarted_bot_gets_the_same_seen_events_again(folder: Path) -> None:
     told = [r["message"] for r in received if r["pid"] == first and r["message"]["type"] in ("game", "seen", "hand")]
     again = [r["message"] for r in received if r["pid"] == second and r["message"]["type"] in ("game", "seen", "hand")]
     assert len(told) > 20 and again[: len(told)] == told
+    assert legal(folder, events)
+
+
+def test_a_bot_that_exits_while_its_child_holds_its_output_is_an_exit_at_once(folder: Path) -> None:
+    """Its exit is seen by the wait itself (issue 42: no system call a decision asks whether a bot
+    lives): a bot that exits at its first decision, leaving a child that holds its standard
+    output open (so no end of output says it), is an exit fault, not a timeout 5 s later; the
+    child, in its process group, ends with it."""
+    flag = folder / "exited"
+    body = (
+        "import subprocess\n"
+        f"FLAG = {str(flag)!r}\n"
+        "def choose(m, count):\n"
+        "    if not os.path.exists(FLAG):\n"
+        f"        subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)', {str(folder)!r}])\n"
+        "        open(FLAG, 'w').close(); os._exit(1)\n"
+        "    return 0\n"
+    )
+    started = time.monotonic()
+    events = simulate(2, 5, [bot(folder, body), "random"], bots=SAFE)
+    assert faults(events) == ["exit"] and time.monotonic() - started < 4
     assert legal(folder, events)
 
 

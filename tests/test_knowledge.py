@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bkref
-from bkref.bots.simulate import simulate
+from bkref.bots.simulate import PLAYER_IDS, simulate
 from bkref.game import knowledge
 from bkref.game.catalog import CARDS
 from bkref.game.engine import HAND_SIZE, State
@@ -197,6 +197,27 @@ def test_everything_public_is_in_the_view_at_every_event(players: int) -> None:
             assert view_fields(seen) == public_of(state, p), (i, p)
             if i % 25 == 0:
                 validator.validate(json.loads(msgspec.json.encode(seen.struct())))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_views_read_together_and_kept_are_each_players_view(players: int) -> None:
+    """``structs`` (what a bot program is sent): the views of every player at once, with what one
+    seat keeps of the board from its last call and what each kept of their own, are at every event
+    each player's view read alone and anew, byte for byte, across two games (the board of the
+    first kept into the second)."""
+    together, alone = knowledge.Kept(), {p: knowledge.Kept() for p in PLAYER_IDS[:players]}
+    kept_read = 0
+    for seed in (players, players + 10):
+        state = State()
+        for event in simulate(players, seed=seed, policy="greedy", seat_streams=True):
+            state.play(event)
+            fresh = [msgspec.json.encode(view(state, p).struct()) for p in state.players]
+            every = knowledge.structs(state, state.players, together)
+            assert [msgspec.json.encode(seen) for seen in every] == fresh
+            each = [knowledge.structs(state, [p], alone[p])[0] for p in state.players]
+            assert [msgspec.json.encode(seen) for seen in each] == fresh
+            kept_read += every[0].board.owner is knowledge.structs(state, state.players[:1], together)[0].board.owner
+    assert kept_read > 100  # read once for both calls at the same position
 
 
 @pytest.mark.parametrize("path", sorted((REPLAYS / "illegal").glob("*.jsonl")), ids=lambda p: p.stem)

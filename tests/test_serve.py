@@ -26,8 +26,8 @@ TRUSTED = BotOptions(ms=5000, seal=Seal(sealed=False))
 """bkref's own bot program, run unsealed: it needs the checkout's venv."""
 
 
-def program(policy: str) -> str:
-    return "cmd:" + shlex.join([*BKREF_COMMAND, "bot", policy])
+def program(policy: str, *options: str) -> str:
+    return "cmd:" + shlex.join([*BKREF_COMMAND, "bot", policy, *options])
 
 
 def decisions(players: int, seed: int):
@@ -57,11 +57,15 @@ def test_the_state_rebuilt_from_a_view_shows_the_same_view(players: int) -> None
     assert checked > 100
 
 
-@pytest.mark.parametrize(("name", "games"), [("greedy", ((2, 3), (4, 8))), ("mcts", ((2, 3),))])
-def test_a_policy_as_a_program_plays_the_game_it_plays_in_python(tmp_path: Path, name: str, games) -> None:
+@pytest.mark.parametrize(
+    ("name", "views", "games"),
+    [("greedy", "whole", ((2, 3), (4, 8))), ("greedy", "patch", ((3, 5), (4, 8))), ("mcts", "whole", ((2, 3),))],
+)
+def test_a_policy_as_a_program_plays_the_game_it_plays_in_python(tmp_path: Path, name: str, views: str, games) -> None:
     """``bkref bot greedy`` (``mcts``, with time to spare: all its rollouts) in ann's seat gives the
     game that the policy, drawing from the generator the program seeds from the game message's
-    seed, gives in Python: byte for byte."""
+    seed, gives in Python: byte for byte; so does ``bkref bot greedy --views patch``, which
+    rebuilds each view from the patches it is sent."""
     seeded = tmp_path / "seeded.py"
     seeded.write_text(
         "import random\nfrom bkref.bots.bundled import BUNDLED\nfrom bkref.bots.seats import bot_seed\n"
@@ -70,7 +74,7 @@ def test_a_policy_as_a_program_plays_the_game_it_plays_in_python(tmp_path: Path,
     )
     for players, seed in games:
         others = ["greedy"] * (players - 1)
-        played = simulate(players, seed, [program(name), *others], bots=TRUSTED)
+        played = simulate(players, seed, [program(name, "--views", views), *others], bots=TRUSTED)
         python = simulate(players, seed, [f"{seeded}:play", *others], seat_streams=True)
         assert to_jsonl(played[1:]) == to_jsonl(python[1:])
         assert played[0].meta["bots"]["ann"]["faults"] == []

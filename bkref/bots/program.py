@@ -5,7 +5,8 @@ and exchanges ``hello`` (10 s), ``send`` queues a message, ``ask_all`` writes de
 several programs at once and waits for their replies, each to its own deadline, and
 ``stop()`` sends ``quit`` and kills the group 2 s later. Nothing here ever blocks on a
 bot: both pipes are non-blocking and every wait is a ``poll`` with a deadline,
-so a bot that stops reading, hangs, or floods its standard error cannot stall bkref. Its
+so a bot that stops reading, hangs, or floods its standard error cannot stall bkref; the same
+poll sees the process exit (``alive`` asks the system nothing at each decision). Its
 standard error is drained by a thread of its own (``Stderr``): into its log file, when it has
 one, up to ``STDERR_CAP`` bytes a game, then one line saying so and how much was dropped;
 its last line is kept, to say why a bot that could not start did not. Every live process is
@@ -47,8 +48,10 @@ from bkref.bots.protocol import (
     decode_reply,
     encode,
     in_order,
+    merge_patch,
 )
 from bkref.bots.sealing import Seal
+from bkref.game.seen import SeenView
 from bkref.io.diagnostics import printable
 
 HELLO_SECONDS: Final = 10.0
@@ -103,6 +106,10 @@ class Program:
         self.errors: Stderr | None = None
         """The drain of the running process's standard error."""
         self.name = self.version = ""
+        self.views = "whole"
+        """How the bot asked for its views in its hello: ``whole``, ``patch`` or ``none``."""
+        self._view: SeenView | None = None
+        """The last view sent this game, when the bot takes them as patches."""
         self.next_id = 0
         self.dropped: set[int] = set()
         """The ids of decisions that faulted: a late reply to one is dropped."""
@@ -112,12 +119,19 @@ class Program:
         self._lines: list[bytes] = []
         self._skipping = False  # inside a line over MAX_LINE
         self._eof = False
+        """Its output has ended (or it has exited, and nothing is left to read): it is no longer alive."""
+        self._exited = False
+        self._pidfd: int | None = None
+        """A descriptor of the process (Linux's pidfd) that the waits poll with its output: its exit is
+        seen there, without asking the system about it at each decision."""
 
     # -- the process -----------------------------------------------------------------
 
     @property
     def alive(self) -> bool:
-        return self.process is not None and not self._eof and self.process.poll() is None
+        """Whether the process runs, as far as its pipes and its exit have said (no system call): a
+        process found ended (its output closed, or its exit seen by a wait) is not."""
+        return self.process is not None and not self._eof
 
     def start(self) -> None:
         """Start the process and exchange ``hello``; ``BotFault("exit")`` if it cannot start or
@@ -127,7 +141,8 @@ class Program:
         self._out.clear()
         self._in.clear()
         self._lines.clear()
-        self._eof = self._skipping = False
+        self._eof = self._skipping = self._exited = False
+        self._view = None
         try:
             self.process = subprocess.Popen(
                 self.seal.command(self.command),
@@ -141,6 +156,8 @@ class Program:
         except OSError as error:
             raise BotFault("exit", f"cannot start {' '.join(self.command)}: {error.strerror or error}") from None
         _LIVE.add(self)
+        with contextlib.suppress(AttributeError, OSError):  # no pidfd (before Linux 5.3): its output's end says it
+            self._pidfd = os.pidfd_open(self.process.pid)
         self._started = time.monotonic()
         assert self.process.stdin is not None and self.process.stdout is not None and self.process.stderr is not None
         self.errors = Stderr(self.process.stderr, self.stderr)
@@ -173,7 +190,7 @@ class Program:
                 if reply.protocol != PROTOCOL:
                     self.kill()
                     raise BotFault("exit", f"its hello speaks {reply.protocol!r}, not {PROTOCOL!r}")
-                self.name, self.version = reply.name, reply.version
+                self.name, self.version, self.views = reply.name, reply.version, reply.views
                 return
             self.strayed("output")  # a move before its hello
 
@@ -195,6 +212,9 @@ class Program:
         session of its own) ends the sandbox's every process when it dies."""
         process, self.process = self.process, None
         _LIVE.discard(self)
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
         if process is None:
             return
         inner = _children(process.pid)
@@ -230,8 +250,10 @@ class Program:
         (messages that need no reply may wait for the next one that does: fewer writes)."""
         if self.process is None:
             return
-        if isinstance(message, GameStart) and self.errors is not None:
-            self.errors.new_game()
+        if isinstance(message, GameStart):
+            self._view = None  # a game's first view is sent whole
+            if self.errors is not None:
+                self.errors.new_game()
         line = encode(message)
         self._traced("bkref>", line)
         self._out += line
@@ -265,6 +287,7 @@ class Program:
         try:
             chunk = os.read(process.stdout.fileno(), 1 << 16)
         except BlockingIOError:
+            self._eof = self._exited  # it exited, and all it wrote has been read
             return lines
         except OSError:
             chunk = b""
@@ -469,11 +492,15 @@ def _wait(programs: Sequence[Program], deadline: float) -> None:
     write what the waiting ones take."""
     poller = select.poll()
     by_fd: dict[int, Program] = {}
+    exits: dict[int, Program] = {}
     for program in programs:
         process = program.process
         if process is None or process.stdout is None or process.stdin is None or program._eof:
             continue
         poller.register(process.stdout.fileno(), select.POLLIN)
+        if program._pidfd is not None and not program._exited:
+            poller.register(program._pidfd, select.POLLIN)
+            exits[program._pidfd] = program
         if program._out:
             with contextlib.suppress(ValueError, OSError):
                 fd = process.stdin.fileno()
@@ -485,6 +512,8 @@ def _wait(programs: Sequence[Program], deadline: float) -> None:
     for fd, events in poller.poll(timeout):
         if events & select.POLLOUT and fd in by_fd:
             by_fd[fd]._flush()
+        elif fd in exits:  # it exited: what it wrote before is still read
+            exits[fd]._exited = True
 
 
 def ask_all(asks: Sequence[tuple[Program, Decide]]) -> list[Answer | BotFault]:
@@ -550,10 +579,20 @@ def _judge(line: bytes, decide: Decide, dropped: set[int], seconds: float) -> An
     return Answer(move, reply.info, seconds)
 
 
-def new_decide(program: Program, kind: str, moves: Sequence[Choice], view: Any, ms: int) -> Decide:
-    """The next decision for ``program``, with the next id of its process."""
+def new_decide(program: Program, kind: str, moves: Sequence[Choice], view: SeenView | None, ms: int) -> Decide:
+    """The next decision for ``program``, with the next id of its process, and ``view`` as its bot
+    asked for it in its hello: whole; as a patch of the last view it was sent this game (whole
+    the first time, and when no patch can say it: ``merge_patch``); or not at all."""
     program.next_id += 1
-    return Decide(id=program.next_id, kind=kind, moves=list(moves), view=view, ms=ms)
+    patch = None
+    if program.views == "none":
+        view = None
+    elif program.views == "patch" and view is not None:
+        before, program._view = program._view, view
+        patch = None if before is None else merge_patch(before, view)
+        if patch is not None:
+            view = None
+    return Decide(id=program.next_id, kind=kind, moves=list(moves), view=view, ms=ms, patch=patch)
 
 
 def fault(program: Program, decide_id: int, kind: str) -> None:

@@ -10,6 +10,16 @@ b'{"type":"decide","id":1,"kind":"build","moves":[null],"view":null,"ms":200}\\n
 Move(id=1, index=0, info=None, order=None)
 >>> print(in_order(Build(round=1, player="ann", card="sky_tower", at=["B4", "B3"]), ["B3", "B4"]).at)
 ['B3', 'B4']
+
+A bot that asks for it in its ``hello`` (``views``: ``"patch"``) is sent each view after a game's
+first as a JSON merge patch (RFC 7386) of the last one it was sent, which ``merged`` applies:
+
+>>> before = {"turn": 1, "hand": ["A1", "B2"], "picks": {"ann": {"keep": ["A1"]}}, "deck": 142}
+>>> after = {"turn": 2, "hand": ["B2"], "picks": {}, "deck": 142}
+>>> merge_patch(before, after)
+{'turn': 2, 'hand': ['B2'], 'picks': {'ann': None}}
+>>> merged(before, merge_patch(before, after)) == after
+True
 """
 
 from __future__ import annotations
@@ -30,9 +40,11 @@ MAX_INFO = 16 << 10
 if TYPE_CHECKING:
     Kind = str
     FaultKind = str
+    Views = str
 else:
     Kind = Literal["pick", "camp", "build", "harvest", "end"]
     FaultKind = Literal["timeout", "garbage", "id", "index", "output", "exit"]
+    Views = Literal["whole", "patch", "none"]
 
 
 class _Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, omit_defaults=True, gc=False):
@@ -79,13 +91,17 @@ Choice = Pick | Build | Harvest | End | None
 
 
 class Decide(_Message, tag="decide"):
-    """A decision of this seat: reply with ``Move`` naming the chosen index of ``moves``."""
+    """A decision of this seat: reply with ``Move`` naming the chosen index of ``moves``. ``view``
+    is the seat's view, whole; for a bot whose hello asked for ``views`` ``"patch"``, after the
+    game's first decision it is null and ``patch`` turns the last view it was sent into this
+    one (``merged``); for ``"none"``, it is null."""
 
     id: int
     kind: Kind
     moves: list[Choice]
     view: SeenView | None
     ms: int
+    patch: dict[str, Any] | None = None
 
 
 class Fault(_Message, tag="fault"):
@@ -113,11 +129,14 @@ ToBot = Hello | GameStart | Seen | Hand | Reveal | Decide | Fault | Over | Quit
 
 
 class BotHello(_Message, tag="hello"):
-    """The bot's answer to ``Hello``."""
+    """The bot's answer to ``Hello``; ``views``, optional, says how it wants the views of its
+    decisions: ``"whole"`` (the default), ``"patch"`` (each after a game's first as a JSON merge
+    patch of the last, RFC 7386) or ``"none"`` (it keeps its own from the seen events)."""
 
     protocol: str
     name: str
     version: str
+    views: Views = "whole"
 
 
 class Move(_Message, tag="move"):
@@ -143,6 +162,89 @@ def in_order(move: Choice, order: list[str]) -> Pick | Build | None:
 
 
 FromBot = BotHello | Move
+
+
+def merge_patch(before: Any, after: Any) -> dict[str, Any] | None:
+    """The JSON merge patch (RFC 7386) that turns the JSON object ``before`` into ``after`` (each a
+    dict, or a msgspec struct read as the JSON it encodes to): a member removed is null, an object
+    changed is the patch of its members, anything else changed (a list, a number) its new value;
+    None when no merge patch can, as a member of ``after`` is null (a patch's null removes a
+    member). Structs are compared field by field, a field holding the same object as before
+    passed over: a view's parts kept from the last (``bkref.game.knowledge.Kept``) cost nothing."""
+    try:
+        return _patch(before, after)
+    except _Unsayable:
+        return None
+
+
+class _Unsayable(Exception):
+    """A change that no merge patch can say: a member set to null."""
+
+
+_ABSENT: Any = object()
+
+
+def _patch(before: Any, after: Any) -> dict[str, Any]:
+    patch: dict[str, Any] = {}
+    if type(before) is type(after) and _fielded(after):  # its fields are its JSON members, all of them
+        fields = [(name, getattr(before, name), getattr(after, name)) for name in after.__struct_fields__]
+    else:  # a dict's values, structs among them, are compared as they are
+        before, after = _members(before), _members(after)
+        patch = dict.fromkeys(sorted(before.keys() - after.keys()))
+        try:  # the members added or changed, found by the sets of pairs where the values can be hashed
+            changed = sorted(key for key, _ in after.items() - before.items())
+        except TypeError:  # lists or structs among them
+            changed = list(after)
+        fields = [(key, before.get(key, _ABSENT), after[key]) for key in changed]
+    for name, old, new in fields:
+        if old is new or (old == new and type(old) is type(new)):
+            continue
+        if isinstance(new, dict | msgspec.Struct) and isinstance(old, dict | msgspec.Struct):
+            patch[name] = _patch(old, new)
+            continue
+        value = _json(new)
+        if value is None or _has_null(value):
+            raise _Unsayable
+        patch[name] = value
+    return patch
+
+
+def _fielded(value: Any) -> bool:
+    """Whether ``value`` is a struct whose JSON object holds each of its fields, by its name, and nothing else."""
+    if not isinstance(value, msgspec.Struct):
+        return False
+    config = value.__struct_config__
+    return not config.omit_defaults and config.tag is None and value.__struct_encode_fields__ == value.__struct_fields__
+
+
+def _members(value: Any) -> dict[str, Any]:
+    """The members of the JSON object ``value`` (a dict, or a struct as it encodes)."""
+    return value if isinstance(value, dict) else msgspec.to_builtins(value)
+
+
+def _json(value: Any) -> Any:
+    """``value`` as JSON values (dicts, lists, strings, numbers, None)."""
+    return value if isinstance(value, str | int | float | None) else msgspec.to_builtins(value)
+
+
+def _has_null(value: Any) -> bool:
+    """Whether ``value`` is an object with a null member, at any depth of objects."""
+    return isinstance(value, dict) and any(member is None or _has_null(member) for member in value.values())
+
+
+def merged(target: Any, patch: Any) -> Any:
+    """``target`` with the JSON merge patch ``patch`` applied (RFC 7386), as a bot applies a
+    ``Decide``'s ``patch`` to the last view it was sent; ``target`` is left as it was."""
+    if not isinstance(patch, dict):
+        return patch
+    result = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = merged(result.get(key), value)
+    return result
+
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(FromBot)

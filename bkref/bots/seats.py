@@ -32,7 +32,7 @@ from bkref.bots.protocol import Decide, GameStart, Hand, Over, Reveal, Seen, ToB
 from bkref.bots.sealing import Seal
 from bkref.game.engine import State
 from bkref.game.events import End, Event, Game
-from bkref.game.knowledge import Seer, view
+from bkref.game.knowledge import Kept, Seer, structs, view
 from bkref.game.moves import LegalMoves
 
 PREFIX = "cmd:"
@@ -91,6 +91,8 @@ class ProgramSeat:
     def _begin_game(self, rng: random.Random) -> None:
         self.sent: list[ToBot] = []
         self.seer = Seer(self.player)
+        self.kept = Kept()
+        """The board as the seat's last view read it (``bkref.game.knowledge.structs``)."""
         self.faults: list[dict[str, Any]] = []
         self.info: list[dict[str, Any]] = []
         self.seconds = 0.0
@@ -236,11 +238,14 @@ def decide(
     timed-out decision counts the time it was given in the seat's ``ms``), and the choices of
     ``meanwhile``, the Python policies' decisions of the same step, made while the programs
     think (``_while_they_think``)."""
-    ready = [seat.ready(event) for (seat, _, _), event in zip(asks, events, strict=True)]
+    ready = [i for i, ((seat, _, _), event) in enumerate(zip(asks, events, strict=True)) if seat.ready(event)]
+    shown = [asks[i][0] for i in ready if asks[i][0].program.views != "none"]  # a bot may keep its own view
+    views = structs(state, [seat.player for seat in shown], shown[0].kept if shown else None)
+    seen = dict(zip([seat.player for seat in shown], views, strict=True))
     live = [
-        (i, seat, new_decide(seat.program, kind, options, view(state, seat.player).struct(), seat.options.ms))
-        for i, (seat, kind, options) in enumerate(asks)
-        if ready[i]
+        (i, seat, new_decide(seat.program, kind, options, seen.get(seat.player), seat.options.ms))
+        for i in ready
+        for seat, kind, options in (asks[i],)
     ]
     for _, seat, _ in live:
         seat.started_this_game = True

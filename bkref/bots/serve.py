@@ -6,7 +6,8 @@ each ``decide`` it rebuilds a position from the message's ``view`` (``state_of``
 policy with that seat's ``View``, the decision's moves and the generator, and replies
 ``move`` with the index of the move chosen; ``quit`` (or the end of its input) ends it.
 The view holds all a policy may know (BOT-PROTOCOL.md), so ``seen``, ``hand``, ``reveal``,
-``fault`` and ``over`` need nothing from it.
+``fault`` and ``over`` need nothing from it. A ``hello`` asking for ``views`` ``"patch"`` gets
+each view after a game's first as a patch of the last, which it applies (``merged``).
 
 A policy with a time budget (``timed``: a deadline, in ``time.monotonic()`` seconds, to the
 policy, as ``bkref.bots.mcts.mcts_within``) is given half of each decision's ``ms`` from the
@@ -24,9 +25,11 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
-from bkref.bots.protocol import BotHello, Decide, GameStart, Hello, Move, Quit, decode_message, encode
+import msgspec
+
+from bkref.bots.protocol import BotHello, Decide, GameStart, Hello, Move, Quit, decode_message, encode, merged
 from bkref.bots.simulate import index_of
 from bkref.game.catalog import CARDS, DECK_SIZE
 from bkref.game.engine import State
@@ -35,11 +38,11 @@ from bkref.game.flow import stand_at
 from bkref.game.knowledge import view as view_of
 from bkref.game.position import Position
 from bkref.game.results import Fief
+from bkref.game.seen import SeenView
 from bkref.game.worlds import sample
 
 if TYPE_CHECKING:
     from bkref.bots.policies import Policy
-    from bkref.game.seen import SeenView
     from bkref.game.table import Phase
 
 _HIDDEN = "?"
@@ -57,6 +60,7 @@ def serve(
 
     A line that is not a message of bkref's raises ``msgspec.ValidationError`` or ``DecodeError``."""
     seat, rng = "", random.Random(0)
+    seen: dict[str, Any] | None = None  # the last view, as JSON values, when views come as patches
     for line in stdin:
         if not line.strip():
             continue
@@ -65,9 +69,12 @@ def serve(
         if isinstance(message, Quit):
             return
         if isinstance(message, GameStart):
-            seat, rng = message.seat, random.Random(message.seed)
+            seat, rng, seen = message.seat, random.Random(message.seed), None
         elif isinstance(message, Decide):
             started = time.monotonic()
+            if hello.views == "patch":
+                seen = msgspec.to_builtins(message.view) if message.patch is None else merged(seen, message.patch)
+                message.view = None if seen is None else msgspec.convert(seen, SeenView)
             deciding = policy if timed is None else timed(started + message.ms / 2000)
             reply = Move(message.id, choose(deciding, message, seat, rng))
         elif isinstance(message, Hello):

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import sys
+from enum import StrEnum
 from typing import Annotated
 
 import typer
 
 from bkref.cli.app import app, fail
+
+
+class Views(StrEnum):
+    whole = "whole"
+    patch = "patch"
 
 
 @app.command(
@@ -24,6 +30,15 @@ def bot(
             show_default=False,
         ),
     ],
+    views: Annotated[
+        Views,
+        typer.Option(
+            "--views",
+            metavar="FORM",
+            help="How it asks for the views of its decisions in its hello: whole (each whole), or patch "
+            "(each after a game's first as a JSON merge patch of the last, which it applies; fewer bytes).",
+        ),
+    ] = Views.whole,
 ) -> None:
     """Play POLICY as a bot program: bkbot/1 on standard input and output, until quit.
 
@@ -47,7 +62,7 @@ def bot(
     try:
         serve(
             chosen,
-            BotHello(PROTOCOL, policy, bkref.__version__),
+            BotHello(PROTOCOL, policy, bkref.__version__, views.value),
             sys.stdin.buffer,
             sys.stdout.buffer,
             TIMED.get(policy),

@@ -43,7 +43,7 @@ whole log so. Neither plays the engine: a seen log costs less than validating th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final
 
@@ -204,24 +204,17 @@ class View:
     @property
     def owner(self) -> Mapping[str, str]:
         """Who controls each controlled square, in board order."""
-        position = self._state.position
-        owner, controlled = position.owner, 0
-        for bits in position.owned.values():
-            controlled |= bits
-        return MappingProxyType({sq: owner[sq] for sq in names(controlled)})
+        return MappingProxyType(_owner(self._state.position))
 
     @property
     def buildings(self) -> Mapping[str, str]:
         """The building card on each square that holds one, in board order (camps and sky towers included)."""
-        building = self._state.position.building
-        return MappingProxyType({sq: building[sq] for sq in sorted(building, key=BOARD_ORDER.__getitem__)})
+        return MappingProxyType(_buildings(self._state.position.building))
 
     @property
     def cities(self) -> Mapping[str, int]:
         """The strength of every city on the board, printed (1) or built, in board order."""
-        building = self._state.position.building
-        built = {sq: _STRENGTH[card] for sq, card in building.items() if card in _STRENGTH}
-        return MappingProxyType({sq: built.get(sq, 1) for sq in names(_PRINTED_CITY_BITS | mask(built))})
+        return MappingProxyType(_cities(self._state.position.building))
 
     @property
     def towers(self) -> tuple[tuple[str, str], ...]:
@@ -271,41 +264,108 @@ class View:
 
     def struct(self) -> SeenView:
         """The whole view as one msgspec object (its JSON is what a bot is sent); a new one at each call."""
-        state = self._state
-        revealed, copies = self.revealed, self.copies
-        return SeenView(
-            player=self.player,
-            players=list(state.players),
+        return structs(self._state, (self.player,))[0]
+
+
+def _owner(position: Position) -> dict[str, str]:
+    owner, controlled = position.owner, 0
+    for bits in position.owned.values():
+        controlled |= bits
+    return {sq: owner[sq] for sq in names(controlled)}
+
+
+def _buildings(building: dict[str, str]) -> dict[str, str]:
+    return {sq: building[sq] for sq in sorted(building, key=BOARD_ORDER.__getitem__)}
+
+
+def _cities(building: dict[str, str]) -> dict[str, int]:
+    built = {sq: _STRENGTH[card] for sq, card in building.items() if card in _STRENGTH}
+    return {sq: built.get(sq, 1) for sq in names(_PRINTED_CITY_BITS | mask(built))}
+
+
+class Kept:
+    """What ``structs`` keeps of the board from one call to the next, for one seat or game: who
+    controls each square, and the buildings and cities, each with the board facts it was read
+    from (the players' squares as bits; the buildings as placed), read again only when those
+    differ. Between two decisions of a seat the board mostly changes in one of them: a pick
+    claims squares and builds nothing, a build places a building and mostly claims nothing."""
+
+    __slots__ = ("_buildings", "_built", "_cities", "_owned", "_owner")
+
+    def __init__(self) -> None:
+        self._owned: tuple[tuple[str, int], ...] | None = None
+        self._built: tuple[tuple[str, str], ...] | None = None
+        self._owner: dict[str, str] = {}
+        self._buildings: dict[str, str] = {}
+        self._cities: dict[str, int] = {}
+
+    def owner(self, position: Position) -> dict[str, str]:
+        """``_owner(position)``, read again only when someone's squares changed."""
+        owned = tuple(position.owned.items())
+        if owned != self._owned:
+            self._owned, self._owner = owned, _owner(position)
+        return self._owner
+
+    def buildings(self, position: Position) -> tuple[dict[str, str], dict[str, int]]:
+        """The buildings and the cities, read again only when a building was placed or left."""
+        built = tuple(position.building.items())
+        if built != self._built:
+            self._built = built
+            self._buildings, self._cities = _buildings(position.building), _cities(position.building)
+        return self._buildings, self._cities
+
+
+def structs(state: State, players: Sequence[str], kept: Kept | None = None) -> list[SeenView]:
+    """The views of ``players`` on ``state`` at once, each ``view(state, p).struct()``: what every
+    player sees alike (the board, each seat's squares, supply, parchments, reserve and carrots,
+    the deck, the reveal and the copies) is read once, and those objects are shared by the views;
+    with ``kept``, the board's parts that have not changed since its last call are its objects."""
+    views = [View(state, player) for player in players]
+    if not views:
+        return []
+    public, position = views[0], state.position
+    if kept is None:
+        kept = Kept()
+    buildings, cities = kept.buildings(position)
+    order = list(state.players)
+    owned = {p: list(names(position.owned.get(p, 0))) for p in order}
+    supply = {p: state.supply_of(p) for p in order}
+    counts = {p: len(state.parchments.get(p, ())) for p in order}
+    reserves = {p: public.reserve_size(p) for p in order}
+    carrots = {p: state.carrots_of(p) for p in order}
+    board = BoardView(
+        owner=kept.owner(position),
+        buildings=buildings,
+        cities=cities,
+        towers=list(position.towers),
+        declared=dict(position.declared),
+    )
+    revealed, copies = public.revealed, public.copies
+    shown = None if revealed is None else {p: list(cards) for p, cards in revealed.items()}
+    chosen = None if copies is None else {p: dict(copied) for p, copied in copies.items()}
+    deck = public.deck
+    return [
+        SeenView(
+            player=seen.player,
+            players=order,
             rulings=state.rulings,
             round=state.round,
             turn=state.turn,
             phase=state.phase,
-            hand=list(self.hand),
-            parchments=list(self.parchments),
-            reserve=self.reserve,
-            deck=self.deck,
+            hand=list(seen.hand),
+            parchments=list(seen.parchments),
+            reserve=reserves[seen.player],
+            deck=deck,
             seats={
-                p: SeatView(
-                    squares=list(self.squares(p)),
-                    supply=dict(self.supply(p)),
-                    parchments=self.parchment_count(p),
-                    hand=self.hand_size(p),
-                    reserve=self.reserve_size(p),
-                    carrots=self.carrots(p),
-                )
-                for p in state.players
+                p: SeatView(owned[p], supply[p], counts[p], seen.hand_size(p), reserves[p], carrots[p]) for p in order
             },
-            board=BoardView(
-                owner=dict(self.owner),
-                buildings=dict(self.buildings),
-                cities=dict(self.cities),
-                towers=list(self.towers),
-                declared=dict(self.declared),
-            ),
-            picks=dict(self.picks),
-            revealed=None if revealed is None else {p: list(cards) for p, cards in revealed.items()},
-            copies=None if copies is None else {p: dict(chosen) for p, chosen in copies.items()},
+            board=board,
+            picks=dict(seen.picks),
+            revealed=shown,
+            copies=chosen,
         )
+        for seen in views
+    ]
 
 
 view: Final = View
