@@ -303,19 +303,19 @@ def _unknown_card(rng: random.Random, lines: list[str], after: int, avoid: set[s
 
 def _another_expects(rng: random.Random, lines: list[str], after: int, avoid: set[str]) -> tuple[int, Line] | None:
     """A later harvest where the log expects one carrot more for a player whose event is not
-    the first mistake's, and whom no problem of the first mistake alone names before it (a
-    pick of theirs it made illegal, a camp of theirs it left standing: their holdings are not
-    the log's, whether or not that harvest's carrots show it): their carrots read only their
-    own holdings (pairs where the first mistake alone changed them give a problem on that
-    line, and are left out)."""
-    mistaken = json.loads(lines[after]).get("player")
+    the first mistake's, and whom no problem of the first mistake alone names (a pick of
+    theirs it made illegal, a camp of theirs it left standing or took, their total: their
+    holdings are not the log's, whether or not that harvest's carrots show it): their
+    carrots read only their own holdings."""
+    game = json.loads(next(line for line in lines if line.startswith("{")))
     found = check("\n".join(lines) + "\n").diagnostics
+    named = {p for p in game["players"] for d in found if _names(d.message, p)}
+    named.add(json.loads(lines[after]).get("player"))
     harvests = [i for i in _events(lines) if i > after and '"type":"harvest"' in lines[i]]
     rng.shuffle(harvests)
     for i in harvests:
         event = json.loads(lines[i])
-        named = {p for d in found if d.line <= i for p in event.get("expect") or {} if _names(d.message, p)}
-        others = sorted(p for p in event.get("expect") or {} if p != mistaken and p not in named)
+        others = sorted(p for p in event.get("expect") or {} if p not in named)
         if others:
             event["expect"][rng.choice(others)] += 1
             return i, event

@@ -361,3 +361,24 @@ def test_an_opportunists_total_counts_every_players_earlier_carrots() -> None:
     bob = Broken(123, "end", None, "X1", "bob ends with 108 carrots (…), the log expects 98", 4)
     assert causes.cause_of(bob, [], [], PLAYERS, others=True) == "the X1 at line 28"
     assert causes.cause_of(bob, [], [], PLAYERS, others=False) is None  # no Opportunist: only bob's own
+
+
+def test_the_claim_of_a_card_a_root_pick_keeps_and_its_hand_lacks_is_not_marked() -> None:
+    # bob keeps A7, not in his hand (D2, a root): A7 is his mistake, perhaps; ann's camp on A7
+    # stood in the log's game too. A D2 that follows from a hand not the log's marks it.
+    causes = Causes()
+    d2 = Broken(71, "pick", "bob", "D2", "bob keeps A7, which is not in bob's hand: G10, liberal", 3)
+    causes.found(d2, {"bob": ["A7", "G10", "liberal"]}, lacking=["A7"])
+    assert x1(causes, 88, "ann", 3, ["A7"]) is None
+    assert x1(causes, 88, "ann", 3, ["G10"]) == "the D2 at line 71"
+    causes = Causes()
+    causes.found(d2, {"bob": ["A7", "G10", "liberal"]}, "the D1 at line 50", lacking=["A7"])
+    assert x1(causes, 88, "ann", 3, ["A7"]) == "the D1 at line 50"
+
+
+def test_a_draw_line_not_read_leaves_the_camps_on_the_squares_it_names() -> None:
+    # bob's draw has an unknown field (F1): its cards, A4 and city1, are not played; cid's camp on A4 stays
+    causes = Causes()
+    causes.unreadable(111, "draw", "bob", ["A4", "city1"])
+    assert x1(causes, 120, "cid", 4, ["A4"]) == "the F1 at line 111"
+    assert x1(causes, 120, "cid", 4, ["A5"]) is None

@@ -17,8 +17,10 @@ of a square by its territory card (P1: a camp on it leaves), and its claim by a 
 What each failed event marks (RULES.md):
 
 - an illegal pick (D2, D3, D5), or a pick missing from its turn (T1): its hand's cards are
-  never played (D4, P1-P4): the square of each territory and its claim, the player's
-  supply of each building, the player's holdings; the hand it passes on (whole); an illegal pick also
+  never played (D4, P1-P4): the square of each territory and its claim (not the claim of
+  a card the hand lacks, when the pick is a root: the pick's own mistake, perhaps, not a
+  claim of the log's game), the player's supply of each building, the player's holdings;
+  the hand it passes on (whole); an illegal pick also
   shows that the hand it was passed is not the log's: each of its cards (a card used too
   often without a deck, S4, may be one the log never dealt there), and the supply and
   squares of those cards for each player who held that hand at the earlier turns of the
@@ -38,7 +40,8 @@ What each failed event marks (RULES.md):
   (T1), a draw of a card used too often without a deck (S4: the card it replaced is not
   known): what it would have written is not known, so it marks its player's ``unknown``,
   which every check of that player's squares, supply, hand or rabbits reads; its
-  holdings, the deck if it is a draw;
+  holdings, the deck if it is a draw (and the draw claims of the cards an unreadable
+  draw line names);
 - a harvest that finds a player's carrots or declarations not the log's (X1, H1): that
   player's holdings as the harvest read them, and the buildings they have on the board,
   one of which may stand where, or be what, the log does not have (each building's square,
@@ -124,7 +127,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from bkref.game.catalog import BOARD, CARDS, COPY_CARDS
@@ -285,6 +288,7 @@ class Causes:
         players: Iterable[str] = (),
         buildings: Mapping[str, str] | None = None,
         holders: Iterable[str] = (),
+        lacking: Collection[str] = (),
     ) -> None:
         """Record ``problem`` (named after ``cause``) and the marks it leaves on what was not
         played: ``written``, each player's cards that were not played (a pick's hand, a
@@ -292,10 +296,13 @@ class Causes:
         ``players``, the game's (a harvest's problem marks those it names); ``buildings``,
         the buildings (square: card) of the player of an X1 or H1 at a harvest (not where, or what, the log
         has them, perhaps); ``holders``, who held an illegal pick's hand at the earlier turns
-        of its round: they did not keep from it what the log has them keep, perhaps."""
+        of its round: they did not keep from it what the log has them keep, perhaps;
+        ``lacking``, the cards an illegal pick keeps or discards that its hand lacks: when
+        the pick is a root, the log's own mistake, perhaps, so their claims are not marked."""
         line, kind, player, rule, message, rnd = problem
         here = f"the {rule} at line {line}"
         source = cause or here
+        unclaimed = lacking if cause is None else ()  # a root pick's own cards: no claim of the log's game
         as_logged = cause is not None and (TOP in message or OFF_DECK in message)
         if as_logged:  # the deck was out of step: the draw or the deal is played as the log has it
             written = {}
@@ -329,7 +336,7 @@ class Causes:
         if player is not None and rule in _PICKS:  # the hand passed on whole; its cards not the log's
             hand = written.get(player, ())
             self.mark((("passed", player, str(rnd)), *(("card", c) for c in hand)), source)
-            self.mark((thing for h in holders for thing in _played(h, hand)[1:]), source)
+            self.mark((thing for h in holders for thing in _played(h, hand, unclaimed)[1:]), source)
         if _LATE in message:  # the pick that played the provisions card is not the log's
             self.mark((("passed", p, str(rnd)) for p in gap_players(message)), source)
         if rule == "F1" or (rule == "T1" and not gap) or rule == "D4":  # the event is not played
@@ -337,7 +344,7 @@ class Causes:
         if kind in _MOVING and rule in ("T1", "F1", "D1"):
             self.mark((("flow",),), source)
         for p, cards in written.items():
-            self.mark(_played(p, cards), source)
+            self.mark(_played(p, cards, unclaimed), source)
         if player is not None and (rule == "D4" or (rule == "T1" and not gap) or (kind == "draw" and rule == "S4")):
             self.mark((("unknown", player),), source)
         if gap and " has no harvest event; " not in message:
@@ -350,13 +357,14 @@ class Causes:
         event not played that kept the game from moving on."""
         return self.marks.get(("flow",))
 
-    def unreadable(self, line: int, event: str | None, player: str | None) -> None:
-        """An event line that could not be read (F1): the event it holds is missing."""
+    def unreadable(self, line: int, event: str | None, player: str | None, cards: Iterable[str] = ()) -> None:
+        """An event line that could not be read (F1): the event it holds is missing; a
+        draw's ``cards``, if the line names them, are not played (their claims, P1)."""
         here = f"the F1 at line {line}"
         self.first.setdefault(player, (line, here))
         self.skipped = (here, line)
         if event == "draw":
-            self.mark((("deck",),), here)
+            self.mark((("deck",), *((_DRAWN, c) for c in cards if CARDS[c].kind == "territory")), here)
         if event in _MOVING:
             self.mark((("flow",),), here)
         if player is not None:
@@ -373,13 +381,13 @@ def _provisions(player: str) -> list[Thing]:
     return [("supply", player, "provisions"), ("unknown", player)]
 
 
-def _played(player: str, cards: Iterable[str]) -> list[Thing]:
+def _played(player: str, cards: Iterable[str], unclaimed: Collection[str] = ()) -> list[Thing]:
     """What playing ``cards`` for ``player`` writes (P1-P4): holdings (first), squares and
-    their claims, supply."""
+    their claims (but those of ``unclaimed``), supply."""
     things: list[Thing] = [("holdings", player)]
     for card in cards:
         if CARDS[card].kind == "territory":
-            things += (("square", card), ("claim", card))
+            things += (("square", card), ("claim", card)) if card not in unclaimed else (("square", card),)
         else:
             things.append(("supply", player, card))
     return things

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from bkref.game.catalog import COPY_CARDS
+from bkref.game.catalog import CARDS, COPY_CARDS
 from bkref.game.causes import OFF_DECK, TOP, Broken, Causes
 from bkref.game.engine import State, Violation
 from bkref.game.events import Build, Deal, Draw, Event, Game, Pick, event_type
@@ -144,7 +144,9 @@ class _Run:
             read, lost = _camps(state, named), _lost(state, named)
         cause = causes.cause_of(broken, cards, read, players, holders, others, lost)
         buildings = _buildings(state, named) if named is not None and kind == "harvest" else {}
-        causes.found(broken, _unplayed(state, event, rule, message), cause, squares, players, buildings, holders)
+        written = _unplayed(state, event, rule, message)
+        lacking = _lacking(state, event) if rule in ("D2", "D3", "D5") else []
+        causes.found(broken, written, cause, squares, players, buildings, holders, lacking)
         return cause
 
     def _unreadable(self, problem: Problem, text: bytes) -> Diagnostic:
@@ -152,7 +154,7 @@ class _Run:
         then not checked to its end (T1). The event it holds is missing: what follows from
         that names it, a gap (T1), or a problem of its player if the line names one."""
         self.unreadable = True
-        self.causes.unreadable(problem.line, problem.event, _player_named(text))
+        self.causes.unreadable(problem.line, problem.event, *_named_in(text))
         return Diagnostic(self.name, problem.line, problem.event, "F1", problem.message)
 
     def diagnostics(
@@ -325,6 +327,22 @@ def _holders(state: State, event: Event) -> list[str]:
     return list(dict.fromkeys(holders))
 
 
+def _held(state: State, pick: Pick) -> list[str]:
+    """The hand the player of an illegal ``pick`` picked from: the hand held, or once its
+    turn is revealed, the hand passed."""
+    p = pick.player
+    revealed = p not in state.picks or len(state.picks) == state.seats
+    return list((state.passed if revealed else state.hands).get(p, ()))
+
+
+def _lacking(state: State, event: Event) -> list[str]:
+    """The cards an illegal pick ``event`` keeps or discards that its hand lacks."""
+    if not isinstance(event, Pick):
+        return []
+    hand = _held(state, event)
+    return [c for c in (*event.keep, *(event.discard or ())) if c not in hand]
+
+
 def _unplayed(state: State, event: Event, rule: str, message: str) -> dict[str, list[str]]:
     """Each player's cards the problem ``rule`` (``message``) of ``event`` kept from being
     played: an illegal pick's whole hand (the hand held, or once its turn is revealed, the
@@ -332,10 +350,7 @@ def _unplayed(state: State, event: Event, rule: str, message: str) -> dict[str, 
     deck do not share, if it is not the deck's) and its provisions card (a P3: the draw
     may be another's), every player's holdings at a harvest missing."""
     if rule in ("D2", "D3", "D5") and isinstance(event, Pick):
-        p = event.player
-        revealed = p not in state.picks or len(state.picks) == state.seats
-        held = state.passed if revealed else state.hands
-        return {p: [*event.keep, *held.get(p, ())]}
+        return {event.player: [*event.keep, *_held(state, event)]}
     if isinstance(event, Draw):
         if rule == "P3" and TOP in message:  # the cards the log and the deck do not share
             deck = message.split(TOP)[1].split(", ")
@@ -353,14 +368,18 @@ def _unplayed(state: State, event: Event, rule: str, message: str) -> dict[str, 
     return {}
 
 
-def _player_named(text: bytes) -> str | None:
-    """The ``player`` of an event line that is not a valid event, if it can be read."""
+def _named_in(text: bytes) -> tuple[str | None, list[str]]:
+    """The ``player`` of an event line that is not a valid event, and the ``cards`` of a
+    draw's, as far as they can be read."""
     try:
         value = msgspec.json.decode(text)
     except (msgspec.DecodeError, RecursionError):  # not JSON, or nested too deep to read (F1)
-        return None
-    player = value.get("player") if isinstance(value, dict) else None
-    return player if isinstance(player, str) else None
+        return None, []
+    if not isinstance(value, dict):
+        return None, []
+    player, cards = value.get("player"), value.get("cards")
+    drawn = [c for c in cards if isinstance(c, str) and c in CARDS] if isinstance(cards, list) else []
+    return player if isinstance(player, str) else None, drawn
 
 
 class Playing:
