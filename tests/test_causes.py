@@ -263,7 +263,7 @@ def test_a_camp_on_a_printed_city_is_a_root_whatever_came_before() -> None:
     assert build(causes, 102, "bob", "C6", "camp4", ["E8"]) is None
 
 
-def test_an_opportunists_total_names_the_total_found_before_it_at_the_end() -> None:
+def test_an_opportunists_total_names_the_totals_and_carrots_it_counts_found_before_it() -> None:
     # a changed declaration changes bob's total; cid's Opportunist counts it, so cid's too
     causes = Causes()
     bob = Broken(109, "end", None, "X1", "bob ends with 86 carrots (…), the log expects 68", 4)
@@ -272,6 +272,11 @@ def test_an_opportunists_total_names_the_total_found_before_it_at_the_end() -> N
     cid = Broken(109, "end", None, "X1", "cid ends with 78 carrots (…), the log expects 68", 4)
     assert causes.cause_of(cid, [], [], PLAYERS, others=True) == "the X1 at line 109"
     assert causes.cause_of(cid, [], [], PLAYERS, others=False) is None  # no Opportunist: only cid's own
+    # ann's camp build is missing: her harvest is short (X1); cid's Opportunist counts her total too
+    earlier = Causes()
+    at_harvest(earlier, 28, "X1", "ann harvests 1 carrot in round 1 (…), the log expects 2", 1)
+    assert earlier.cause_of(cid, [], [], PLAYERS, others=True) == "the X1 at line 28"
+    assert earlier.cause_of(cid, [], [], PLAYERS, others=False) is None
 
 
 def test_a_copy_of_a_card_its_player_does_not_own_names_the_illegal_pick_of_that_card() -> None:
@@ -352,15 +357,6 @@ def test_a_deal_the_deck_holds_further_on_is_nobodys_and_every_players_carrots_n
     causes = Causes()
     causes.found(Broken(27, "deal", None, "D1", "the deal does not follow the deck: card 1 of ann's hand …", 2), {})
     assert x1(causes, 40, "bob", 2, []) == "the D1 at line 27"
-
-
-def test_an_opportunists_total_counts_every_players_earlier_carrots() -> None:
-    # cid's camp build is missing: her harvest is short (X1); bob's Opportunist counts her total
-    causes = Causes()
-    at_harvest(causes, 28, "X1", "cid harvests 1 carrot in round 1 (…), the log expects 2", 1)
-    bob = Broken(123, "end", None, "X1", "bob ends with 108 carrots (…), the log expects 98", 4)
-    assert causes.cause_of(bob, [], [], PLAYERS, others=True) == "the X1 at line 28"
-    assert causes.cause_of(bob, [], [], PLAYERS, others=False) is None  # no Opportunist: only bob's own
 
 
 def test_the_claim_of_a_card_a_root_pick_keeps_and_its_hand_lacks_is_not_marked() -> None:
