@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -302,18 +303,28 @@ def _unknown_card(rng: random.Random, lines: list[str], after: int, avoid: set[s
 
 def _another_expects(rng: random.Random, lines: list[str], after: int, avoid: set[str]) -> tuple[int, Line] | None:
     """A later harvest where the log expects one carrot more for a player whose event is not
-    the first mistake's: their carrots read only their own holdings (pairs where the first
-    mistake alone changed them give a problem on that line, and are left out)."""
-    mistaken = json.loads(lines[after]).get("player")
+    the first mistake's, and whom no problem of the first mistake alone names (a pick of
+    theirs it made illegal, a camp of theirs it left standing or took, their total: their
+    holdings are not the log's, whether or not that harvest's carrots show it): their
+    carrots read only their own holdings."""
+    game = json.loads(next(line for line in lines if line.startswith("{")))
+    found = check("\n".join(lines) + "\n").diagnostics
+    named = {p for p in game["players"] for d in found if _names(d.message, p)}
+    named.add(json.loads(lines[after]).get("player"))
     harvests = [i for i in _events(lines) if i > after and '"type":"harvest"' in lines[i]]
     rng.shuffle(harvests)
     for i in harvests:
         event = json.loads(lines[i])
-        others = sorted(p for p in event.get("expect") or {} if p != mistaken)
+        others = sorted(p for p in event.get("expect") or {} if p not in named)
         if others:
             event["expect"][rng.choice(others)] += 1
             return i, event
     return None
+
+
+def _names(message: str, player: str) -> bool:
+    """Whether ``message`` names ``player`` (as a word: "ann", "ann's")."""
+    return re.search(rf"\b{re.escape(player)}\b", message) is not None
 
 
 SECOND_KINDS: dict[str, Callable[[random.Random, list[str], int, set[str]], tuple[int, Line] | None]] = {
@@ -324,7 +335,7 @@ SECOND_KINDS: dict[str, Callable[[random.Random, list[str], int, set[str]], tupl
 }
 """The kinds of the second mistake of a pair, which no earlier event can cause: a build on
 a printed city (C3, C6), off its terrain (C4), of a card that does not exist (F1), and a
-harvest's expected carrots of another player than the first mistake's (X1)."""
+harvest's expected carrots of a player whom no problem of the first mistake names (X1)."""
 
 
 @dataclass(frozen=True)

@@ -263,7 +263,7 @@ def test_a_camp_on_a_printed_city_is_a_root_whatever_came_before() -> None:
     assert build(causes, 102, "bob", "C6", "camp4", ["E8"]) is None
 
 
-def test_an_opportunists_total_names_the_total_found_before_it_at_the_end() -> None:
+def test_an_opportunists_total_names_the_totals_and_carrots_it_counts_found_before_it() -> None:
     # a changed declaration changes bob's total; cid's Opportunist counts it, so cid's too
     causes = Causes()
     bob = Broken(109, "end", None, "X1", "bob ends with 86 carrots (…), the log expects 68", 4)
@@ -272,6 +272,11 @@ def test_an_opportunists_total_names_the_total_found_before_it_at_the_end() -> N
     cid = Broken(109, "end", None, "X1", "cid ends with 78 carrots (…), the log expects 68", 4)
     assert causes.cause_of(cid, [], [], PLAYERS, others=True) == "the X1 at line 109"
     assert causes.cause_of(cid, [], [], PLAYERS, others=False) is None  # no Opportunist: only cid's own
+    # ann's camp build is missing: her harvest is short (X1); cid's Opportunist counts her total too
+    earlier = Causes()
+    at_harvest(earlier, 28, "X1", "ann harvests 1 carrot in round 1 (…), the log expects 2", 1)
+    assert earlier.cause_of(cid, [], [], PLAYERS, others=True) == "the X1 at line 28"
+    assert earlier.cause_of(cid, [], [], PLAYERS, others=False) is None
 
 
 def test_a_copy_of_a_card_its_player_does_not_own_names_the_illegal_pick_of_that_card() -> None:
@@ -285,3 +290,91 @@ def test_a_copy_of_a_card_its_player_does_not_own_names_the_illegal_pick_of_that
     assert causes.cause_of(e7, [], [], PLAYERS) is None  # not a card of the hand ann held
     e7 = Broken(103, "end", None, "E7", "cid names a copy for liberal, but does not own liberal", 4)
     assert causes.cause_of(e7, [], [], PLAYERS) is None
+
+
+def x1(causes: Causes, line: int, player: str, rnd: int, camps: list[str], lost: tuple[str, ...] = ()) -> str | None:
+    """The cause of ``player``'s carrots at a harvest, who has camps on ``camps`` and lost ``lost``."""
+    message = f"{player} harvests 3 carrots in round {rnd} (…), the log expects 4"
+    return causes.cause_of(Broken(line, "harvest", None, "X1", message, rnd), [], camps, PLAYERS, lost=lost)
+
+
+def test_an_x1_reads_the_claim_of_a_camp_whose_territory_card_a_failed_pick_did_not_play() -> None:
+    # ann's pick is illegal: E8, in her hand, is never played, so bob's camp there stays (P1)
+    causes = Causes()
+    picked_badly(causes, 10, "ann", ["E8", "city2"])
+    assert x1(causes, 30, "bob", 1, ["E8"]) == "the D2 at line 10"
+    assert x1(causes, 30, "bob", 1, ["E9"]) is None  # a camp on a square the hand did not hold
+    assert x1(causes, 30, "bob", 1, [], lost=("E8",)) is None  # lost: a later pick played E8, as in the log
+
+
+def test_an_x1_reads_the_draw_claim_of_a_square_its_player_lost() -> None:
+    # bob draws A4 where the deck has farm_pearl: A4 is played, and ann's camp there leaves (P1)
+    causes = Causes()
+    p3 = Broken(60, "draw", "bob", "P3", "bob draws G4, A4, but the top of the deck is G4, farm_pearl", 3)
+    causes.found(p3, {"bob": ["A4", "farm_pearl", "provisions"]})
+    assert x1(causes, 103, "ann", 4, [], lost=("A4",)) == "the P3 at line 60"
+    assert x1(causes, 103, "ann", 4, [], lost=("G4",)) is None  # the deck's card too: taken in the log's game
+    assert x1(causes, 103, "cid", 4, ["A4"]) == "the P3 at line 60"  # a camp a draw claim reached stays, perhaps
+
+
+def test_a_draw_out_of_turn_marks_the_claims_of_its_cards() -> None:
+    # bob's draw comes before his pick (D4) and is not played: cid's camp on E3 stays
+    causes = Causes()
+    d4 = Broken(99, "draw", "bob", "D4", "bob draws before bob picked in turn 1; …", 4)
+    causes.found(d4, {"bob": ["E3", "farmer"]})
+    assert x1(causes, 122, "cid", 4, ["E3"]) == "the D4 at line 99"
+    assert x1(causes, 122, "dee", 4, ["A7"]) is None
+
+
+def test_a_draw_the_deck_put_out_of_step_is_played_as_the_log_has_it() -> None:
+    # ann's pick never played her provisions card (D2), so her draw is not played, and bob's
+    # draw is not the deck's next cards (P3, after the D2): his cards are the log's, played
+    causes = Causes()
+    picked_badly(causes, 10, "ann", ["camp4", "provisions"])
+    late = Broken(13, "draw", "ann", "P3", "ann draws, but the oldest provisions card to resolve is cid's", 1)
+    causes.found(late, {"ann": ["master_carpenter", "F1"]}, causes.cause_of(late, [], [], PLAYERS))
+    p3 = Broken(14, "draw", "bob", "P3", "bob draws city1, J2, but the top of the deck is master_carpenter, F1", 1)
+    cause = causes.cause_of(p3, [], [], PLAYERS)
+    assert cause == "the D2 at line 10"
+    causes.found(p3, {"bob": ["city1", "J2", "master_carpenter", "F1", "provisions"]}, cause)
+    bob = Broken(76, "harvest", None, "X1", "bob harvests 4 carrots in round 1 (…), the log expects 5", 1)
+    assert causes.cause_of(bob, [], [], PLAYERS) is None  # not bob's holdings, nor bob's first problem
+    assert build(causes, 20, "bob", "P2", "city1", ["J3"]) is None
+
+
+def test_a_deals_problem_of_one_hand_is_read_by_its_picks_not_by_every_players_carrots() -> None:
+    causes = Causes()
+    d1 = Broken(2, "deal", "bob", "D1", "the deal does not follow the deck: card 3 of bob's hand is A2, …", 1)
+    causes.found(d1, {})
+    d3 = Broken(8, "pick", "bob", "D3", "bob discards F9, …", 1)
+    assert causes.cause_of(d3, [], [], PLAYERS) == "the D1 at line 2"
+    assert x1(causes, 30, "ann", 1, []) is None
+    assert x1(causes, 30, "bob", 1, []) is None  # bob's picks from it were legal: what he kept is the log's
+
+
+def test_a_deal_the_deck_holds_further_on_is_nobodys_and_every_players_carrots_name_it() -> None:
+    # an earlier draw left out: the deck holds the deal's cards 2 further on, and no hand is known to differ
+    causes = Causes()
+    causes.found(Broken(27, "deal", None, "D1", "the deal does not follow the deck: card 1 of ann's hand …", 2), {})
+    assert x1(causes, 40, "bob", 2, []) == "the D1 at line 27"
+
+
+def test_the_claim_of_a_card_a_root_pick_keeps_and_its_hand_lacks_is_not_marked() -> None:
+    # bob keeps A7, not in his hand (D2, a root): A7 is his mistake, perhaps; ann's camp on A7
+    # stood in the log's game too. A D2 that follows from a hand not the log's marks it.
+    causes = Causes()
+    d2 = Broken(71, "pick", "bob", "D2", "bob keeps A7, which is not in bob's hand: G10, liberal", 3)
+    causes.found(d2, {"bob": ["A7", "G10", "liberal"]}, lacking=["A7"])
+    assert x1(causes, 88, "ann", 3, ["A7"]) is None
+    assert x1(causes, 88, "ann", 3, ["G10"]) == "the D2 at line 71"
+    causes = Causes()
+    causes.found(d2, {"bob": ["A7", "G10", "liberal"]}, "the D1 at line 50", lacking=["A7"])
+    assert x1(causes, 88, "ann", 3, ["A7"]) == "the D1 at line 50"
+
+
+def test_a_draw_line_not_read_leaves_the_camps_on_the_squares_it_names() -> None:
+    # bob's draw has an unknown field (F1): its cards, A4 and city1, are not played; cid's camp on A4 stays
+    causes = Causes()
+    causes.unreadable(111, "draw", "bob", ["A4", "city1"])
+    assert x1(causes, 120, "cid", 4, ["A4"]) == "the F1 at line 111"
+    assert x1(causes, 120, "cid", 4, ["A5"]) is None

@@ -10,21 +10,26 @@ The things: a ``square`` (its owner and building), a player's ``supply`` of a ca
 ``hand`` of a round, the hand a player ``passed`` in a round, the ``deck`` position, a
 ``card`` (how often it is used, without a deck), a player's ``holdings`` (what their fiefs
 and parchments are made of: carrots, rabbits), a player's holdings as a harvest read them
-(``harvested``), a ``building`` as it stands, a player's ``total`` at the end.
+(``harvested``), a ``building`` as it stands, a player's ``total`` at the end, the ``claim``
+of a square by its territory card (P1: a camp on it leaves), and its claim by a draw
+(``drawn``).
 
 What each failed event marks (RULES.md):
 
 - an illegal pick (D2, D3, D5), or a pick missing from its turn (T1): its hand's cards are
-  never played (D4, P1-P4): the square of each territory, the player's supply of each
-  building, the player's holdings; the hand it passes on (whole); an illegal pick also
+  never played (D4, P1-P4): the square of each territory and its claim (not the claim of
+  a card the hand lacks, when the pick is a root: the pick's own mistake, perhaps, not a
+  claim of the log's game), the player's supply of each building, the player's holdings;
+  the hand it passes on (whole); an illegal pick also
   shows that the hand it was passed is not the log's: each of its cards (a card used too
   often without a deck, S4, may be one the log never dealt there), and the supply and
   squares of those cards for each player who held that hand at the earlier turns of the
   round (they kept other cards than the log has them keep, perhaps);
 - a deal not the deck's (D1, S4 without a deck): the deck, the hands of its round;
-- a provisions draw not the deck's (P3, S4 without a deck), not played, or late (T1): the
-  deck, the squares of its cards and of the deck's, the drawer's supply and holdings; a
-  P3 also the drawer's provisions card (the draw may be another's, logged out of place);
+- a provisions draw not the deck's (P3, S4 without a deck), not played, out of turn (D4),
+  or late (T1): the deck, the squares, claims and draw claims of its cards and of the
+  deck's that the two do not share, the drawer's supply and holdings; a P3 also the
+  drawer's provisions card (the draw may be another's, logged out of place);
   a late draw (T1) the hand its owner passed (the pick that played the provisions card
   is not the log's);
 - a build not played (C2-C7, P2, S5, T1, F1): its squares and its builder's holdings;
@@ -35,12 +40,16 @@ What each failed event marks (RULES.md):
   (T1), a draw of a card used too often without a deck (S4: the card it replaced is not
   known): what it would have written is not known, so it marks its player's ``unknown``,
   which every check of that player's squares, supply, hand or rabbits reads; its
-  holdings, the deck if it is a draw;
+  holdings, the deck if it is a draw (and the draw claims of the cards an unreadable
+  draw line names);
 - a harvest that finds a player's carrots or declarations not the log's (X1, H1): that
   player's holdings as the harvest read them, and the buildings they have on the board,
   one of which may stand where, or be what, the log does not have (each building's square,
   and the player's supply of its card);
-- an end that finds a player's total not the log's (X1): that total.
+- an end that finds a player's total not the log's (X1): that total;
+- a deal or a draw not the deck's because an earlier problem put the deck out of step
+  (its D1 or P3 names that problem): it is played as the log has it, so it marks only
+  the deck, and is nobody's first problem (below).
 
 What each check reads:
 
@@ -58,15 +67,23 @@ What each check reads:
   it names, which a build not placed on them marks, and an H1 on them (a declaration
   missed at one harvest is missed at the next); a post left undeclared, a declaration of
   its owner in the same harvest where they have no post (the one meant for it);
-- X1 carrots: the holdings of the players it names; at the end, for a player who scores
-  Opportunist or Matriarch (their own or copied, E7), every player's holdings and the
-  others' totals found at that end (those cards count them; its cause is sought once the
-  others' are, whatever the order of the problems); else the first problem, not an X1,
-  of those players' own events or of nobody's (a deal, a line not read), else their first
-  earlier X1 (a carrot missed once is missed at every later harvest); never another
+- X1 carrots: the holdings of the players it names; the claim of each square where they
+  have a camp (a territory card not played leaves it standing, P1: with 2 players only
+  while its card is left in a hand, as discards leave the game unplayed), and the draw
+  claim of each square they controlled at a harvest and no longer do (a draw not the
+  deck's took it); at the end, for a player who scores Opportunist or Matriarch (their
+  own or copied, E7), every player's holdings and the others' totals found at that end
+  (those cards count them; its cause is sought once the others' are, whatever the order
+  of the problems), and every player's first earlier X1; else the first problem, not an
+  X1, of those players' own events or of nobody's (a deal whose cards the deck holds
+  further on or back, a line not read), else their first earlier X1 (a carrot missed
+  once is missed at every later harvest); never another
   player's problem, which changed nothing of theirs: linking it was a guess, and gave false
   leads (a pair of mistakes whose second is another player's expected carrots named the
-  first);
+  first). A deal's problem of one player's hand (a card the deck does not hold there, a
+  card used too often) changed that hand only, which the picks from it read: it is no
+  player's first problem (naming it at the carrots of a player whose picks from it were
+  legal was a false lead);
 - T1 order of play: the event just before it that was not played (a gap names it; an
   event out of turn after a gap, the gap); a draw out of turn or late, or a draw before
   the oldest provisions card's (P3), the provisions card of its drawer (and of that
@@ -86,6 +103,19 @@ the second how often a card is used or another square; neither reads anything th
 changed, and what ties them, the draw, is a legal event no check can see. Naming one
 after the other would be a guess, so both stay roots.
 
+Two more, by this table, which a mark could follow only by a guess:
+
+- a card two picks of one round's hand keep (a holder of the hand kept it at an earlier
+  turn, legally; a later player keeps it too, D2 or D3): either pick may be the one not
+  as the log has it, and the problem shows only at the second. The earlier holder's
+  carrots (X1) name nothing: marking their holdings as well gave one root to 10 more of
+  the corpus's single mistakes (where the holder's pick is the changed one) but named
+  the D2 falsely in 8 of its pairs (where the later pick is, and the holder's carrots are
+  a second mistake), and a false lead is worse than none;
+- a draw not the deck's that takes a square claimed in the same round (the card used
+  twice): the player who lost it held it at no harvest, so their carrots cannot tell
+  which draw took it.
+
 >>> causes = Causes()
 >>> causes.found(Broken(3, "pick", "ann", "D2", "ann keeps A1", 1), {"ann": ["A1", "city1"]})
 >>> causes.cause_of(Broken(9, "build", "ann", "P2", "ann builds city1, but has none", 1), ["city1"], [])
@@ -97,7 +127,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from bkref.game.catalog import BOARD, CARDS, COPY_CARDS
@@ -123,6 +153,12 @@ _LATE = " is late: "
 """What a T1 of a provisions draw missing from its turn says (``flow.close_turn``)."""
 _NOT_OLDEST = " draws, but the oldest provisions card to resolve is "
 """What a P3 of a draw before the oldest provisions card's says (``exploring.draw``)."""
+_DRAWN = "drawn"
+"""The claim of a square by a draw not played as the log has it (P1, P3): ("drawn", sq)."""
+TOP = ", but the top of the deck is "
+"""What a P3 of cards that are not the deck's says before the deck's cards (``exploring.draw``)."""
+OFF_DECK = "the deal does not follow the deck: "
+"""What a D1 of a deal that is not the deck's next cards says (``dealing.deal``)."""
 _HARVESTED = "harvested"
 """A player's holdings as a harvest read them: ("harvested", player, round)."""
 
@@ -173,14 +209,18 @@ class Causes:
         players: Iterable[str] = (),
         holders: Sequence[str] = (),
         others: bool = False,
+        lost: Sequence[str] = (),
     ) -> str | None:
         """The problem ``problem`` follows from, from what its check reads: the ``cards`` and
         ``squares`` its event names; ``players`` are the game's (a harvest's or an end's
         problem reads those it names, and every player's if ``others``: the final score of
         a player with Opportunist or Matriarch); ``holders``, who held the hand a pick's
-        player picks from at the earlier turns of its round (none at the first turn: the deal's)."""
+        player picks from at the earlier turns of its round (none at the first turn: the deal's).
+        For an X1, ``squares`` are its player's camps that a territory card not played may
+        have left standing, ``lost`` the squares they controlled at a harvest and no longer do."""
         line, kind, player, rule, message, rnd = problem
         if rule == "X1" or (player is None and rule in _HOLDINGS_READ):
+            claims = [*(("claim", sq) for sq in squares), *((_DRAWN, sq) for sq in (*squares, *lost))]
             named = _named(message, players)
             posts: list[Thing] = [("post", sq) for sq in _SQUARE.findall(message)] if rule == "H1" else []
             if rule == "H1" and _UNDECLARED in message:  # the declaration its owner made elsewhere
@@ -189,9 +229,10 @@ class Causes:
                 posts += [("supply", p, card) for p in named for card in sorted(COPY_CARDS) if card in message]
             if others:  # their holdings, and their totals as the end found them
                 posts += [thing for p in players for thing in (("holdings", p), ("total", p, str(line)))]
-            cause = self._read([*(("holdings", p) for p in named), *posts])
+            cause = self._read([*(("holdings", p) for p in named), *posts, *claims])
             if rule == "X1":
-                earlier = [x1 for p in named if (x1 := self.first_x1.get(p)) is not None and x1[0] < line]
+                counted = players if others else named  # an Opportunist counts every player's carrots
+                earlier = [x1 for p in counted if (x1 := self.first_x1.get(p)) is not None and x1[0] < line]
                 return cause or self._first_of(named) or (min(earlier)[1] if earlier else None)
             return cause
         if rule in ("T1", "D4") and is_gap(message):
@@ -247,6 +288,7 @@ class Causes:
         players: Iterable[str] = (),
         buildings: Mapping[str, str] | None = None,
         holders: Iterable[str] = (),
+        lacking: Collection[str] = (),
     ) -> None:
         """Record ``problem`` (named after ``cause``) and the marks it leaves on what was not
         played: ``written``, each player's cards that were not played (a pick's hand, a
@@ -254,10 +296,16 @@ class Causes:
         ``players``, the game's (a harvest's problem marks those it names); ``buildings``,
         the buildings (square: card) of the player of an X1 or H1 at a harvest (not where, or what, the log
         has them, perhaps); ``holders``, who held an illegal pick's hand at the earlier turns
-        of its round: they did not keep from it what the log has them keep, perhaps."""
+        of its round: they did not keep from it what the log has them keep, perhaps;
+        ``lacking``, the cards an illegal pick keeps or discards that its hand lacks: when
+        the pick is a root, the log's own mistake, perhaps, so their claims are not marked."""
         line, kind, player, rule, message, rnd = problem
         here = f"the {rule} at line {line}"
         source = cause or here
+        unclaimed = lacking if cause is None else ()  # a root pick's own cards: no claim of the log's game
+        as_logged = cause is not None and (TOP in message or OFF_DECK in message)
+        if as_logged:  # the deck was out of step: the draw or the deal is played as the log has it
+            written = {}
         if kind == "harvest" and rule in ("X1", "H1"):  # what a build logged after it would have changed
             named = _named(message, players)
             self.mark(((_HARVESTED, p, str(rnd)) for p in named), source)
@@ -269,7 +317,8 @@ class Causes:
             for p in _named(message, players):
                 self.first_x1.setdefault(p, (line, here))
             return
-        self.first.setdefault(player, (line, here))
+        if not as_logged and not (kind == "deal" and player is not None):  # a deal's: of a hand (see X1)
+            self.first.setdefault(player, (line, here))
         if rule == "H1":  # a declaration missed at one harvest is missed at the next
             self.mark((("post", sq) for sq in _SQUARE.findall(message)), source)
             if _MISPLACED in message:
@@ -279,12 +328,15 @@ class Causes:
             self.gap = (line, source, rnd)
         if kind == "draw" or rule == "D4" or (kind == "deal" and rule in ("D1", "S4")) or _LATE in message:
             self.mark((("deck",),), source)
+        if kind == "draw":  # its territories: claimed, or not, against the log's game
+            drawn = (c for cards in written.values() for c in cards if CARDS[c].kind == "territory")
+            self.mark(((_DRAWN, c) for c in drawn), source)
         if kind == "deal" and rule in ("D1", "S4"):
             self.mark((("hand", str(rnd)),), source)
         if player is not None and rule in _PICKS:  # the hand passed on whole; its cards not the log's
             hand = written.get(player, ())
             self.mark((("passed", player, str(rnd)), *(("card", c) for c in hand)), source)
-            self.mark((thing for h in holders for thing in _played(h, hand)[1:]), source)
+            self.mark((thing for h in holders for thing in _played(h, hand, unclaimed)[1:]), source)
         if _LATE in message:  # the pick that played the provisions card is not the log's
             self.mark((("passed", p, str(rnd)) for p in gap_players(message)), source)
         if rule == "F1" or (rule == "T1" and not gap) or rule == "D4":  # the event is not played
@@ -292,7 +344,7 @@ class Causes:
         if kind in _MOVING and rule in ("T1", "F1", "D1"):
             self.mark((("flow",),), source)
         for p, cards in written.items():
-            self.mark(_played(p, cards), source)
+            self.mark(_played(p, cards, unclaimed), source)
         if player is not None and (rule == "D4" or (rule == "T1" and not gap) or (kind == "draw" and rule == "S4")):
             self.mark((("unknown", player),), source)
         if gap and " has no harvest event; " not in message:
@@ -305,13 +357,14 @@ class Causes:
         event not played that kept the game from moving on."""
         return self.marks.get(("flow",))
 
-    def unreadable(self, line: int, event: str | None, player: str | None) -> None:
-        """An event line that could not be read (F1): the event it holds is missing."""
+    def unreadable(self, line: int, event: str | None, player: str | None, cards: Iterable[str] = ()) -> None:
+        """An event line that could not be read (F1): the event it holds is missing; a
+        draw's ``cards``, if the line names them, are not played (their claims, P1)."""
         here = f"the F1 at line {line}"
         self.first.setdefault(player, (line, here))
         self.skipped = (here, line)
         if event == "draw":
-            self.mark((("deck",),), here)
+            self.mark((("deck",), *((_DRAWN, c) for c in cards if CARDS[c].kind == "territory")), here)
         if event in _MOVING:
             self.mark((("flow",),), here)
         if player is not None:
@@ -328,9 +381,13 @@ def _provisions(player: str) -> list[Thing]:
     return [("supply", player, "provisions"), ("unknown", player)]
 
 
-def _played(player: str, cards: Iterable[str]) -> list[Thing]:
-    """What playing ``cards`` for ``player`` writes (P1-P4): holdings (first), squares, supply."""
+def _played(player: str, cards: Iterable[str], unclaimed: Collection[str] = ()) -> list[Thing]:
+    """What playing ``cards`` for ``player`` writes (P1-P4): holdings (first), squares and
+    their claims (but those of ``unclaimed``), supply."""
     things: list[Thing] = [("holdings", player)]
     for card in cards:
-        things.append(("square", card) if CARDS[card].kind == "territory" else ("supply", player, card))
+        if CARDS[card].kind == "territory":
+            things += (("square", card), ("claim", card)) if card not in unclaimed else (("square", card),)
+        else:
+            things.append(("supply", player, card))
     return things

@@ -20,12 +20,12 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from bkref.game.catalog import COPY_CARDS
-from bkref.game.causes import Broken, Causes
+from bkref.game.catalog import CARDS, COPY_CARDS
+from bkref.game.causes import OFF_DECK, TOP, Broken, Causes
 from bkref.game.engine import State, Violation
-from bkref.game.events import Build, Draw, Event, Game, Pick, event_type
+from bkref.game.events import Build, Deal, Draw, Event, Game, Pick, event_type
 from bkref.game.exploring import passing_to
-from bkref.game.fiefs import names, square_groups
+from bkref.game.fiefs import Harvested, mask, names, square_groups
 from bkref.game.flow import gap_players, is_gap
 from bkref.game.position import SQUARE_BIT
 from bkref.game.scoring import resolve_copy
@@ -130,15 +130,23 @@ class _Run:
         causes, state = self.causes, self.state
         players = state.players
         player = getattr(event, "player", None) if rule != "F1" else None
+        if isinstance(event, Deal) and rule in ("D1", "S4"):
+            player = _dealt_wrong(state, event, rule, message)
         cards = [event.card] if isinstance(event, Build) else []
         squares = event.at if isinstance(event, Build) else []
         broken = Broken(line, kind, player, rule, message, state.round)
         holders = _holders(state, event) if rule in ("D2", "D3", "D5") else []
-        read = _fief_of(state, event) if rule == "C5" and _ONE_FIEF in message else squares
-        cause = causes.cause_of(broken, cards, read, players, holders, others)
-        named = _player_of(state, kind, rule, message) if kind == "harvest" else None
-        buildings = _buildings(state, named) if named is not None else {}
-        causes.found(broken, _unplayed(state, event, rule, message), cause, squares, players, buildings, holders)
+        named = _player_of(state, kind, rule, message)
+        read, lost = squares, []
+        if rule == "C5" and _ONE_FIEF in message:
+            read = _fief_of(state, event)
+        elif rule == "X1" and named is not None:  # their camps, and the squares they lost (P1)
+            read, lost = _camps(state, named), _lost(state, named)
+        cause = causes.cause_of(broken, cards, read, players, holders, others, lost)
+        buildings = _buildings(state, named) if named is not None and kind == "harvest" else {}
+        written = _unplayed(state, event, rule, message)
+        lacking = _lacking(state, event) if rule in ("D2", "D3", "D5") else []
+        causes.found(broken, written, cause, squares, players, buildings, holders, lacking)
         return cause
 
     def _unreadable(self, problem: Problem, text: bytes) -> Diagnostic:
@@ -146,7 +154,7 @@ class _Run:
         then not checked to its end (T1). The event it holds is missing: what follows from
         that names it, a gap (T1), or a problem of its player if the line names one."""
         self.unreadable = True
-        self.causes.unreadable(problem.line, problem.event, _player_named(text))
+        self.causes.unreadable(problem.line, problem.event, *_named_in(text))
         return Diagnostic(self.name, problem.line, problem.event, "F1", problem.message)
 
     def diagnostics(
@@ -216,10 +224,6 @@ def _in_turn(reads_others: list[bool]) -> list[int]:
     return sorted(range(len(reads_others)), key=reads_others.__getitem__)
 
 
-_TOP = ", but the top of the deck is "
-"""What a P3 of cards that are not the deck's says before the deck's cards (``exploring.draw``)."""
-
-
 def _player_of(state: State, kind: str, rule: str, message: str) -> str | None:
     """The player an X1 or H1 of a harvest, or an X1 of the end, is about: its message's first word."""
     starts: tuple[str, ...]
@@ -258,6 +262,50 @@ def _fief_of(state: State, event: Event) -> list[str]:
     return [*event.at, *(sq for sq in names(fief) if sq not in event.at)]
 
 
+def _camps(state: State, player: str) -> list[str]:
+    """The squares of ``player``'s camps that a territory card not played may have left them
+    (P1): every camp with 3 or 4 players, whose hands are played out by the end of a round;
+    with 2, where discards leave the game unplayed, those whose card is left in a hand."""
+    position = state.position
+    owner = position.owner
+    camps = [sq for sq, card in position.building.items() if owner.get(sq) == player and card.startswith("camp")]
+    if state.seats > 2:
+        return camps
+    left = {card for hand in state.hands.values() for card in hand}
+    return [sq for sq in camps if sq in left]
+
+
+def _lost(state: State, player: str) -> list[str]:
+    """The squares ``player`` controlled at a harvest and no longer does: a territory card
+    played there took them (P1)."""
+    had = 0
+    for harvest in state.harvests:  # as bitmasks, without making the fiefs of each harvest
+        if isinstance(harvest, Harvested):
+            had |= harvest.board.owned.get(player, 0)
+        else:
+            had |= mask(sq for fief in harvest.get(player, ()) for sq in fief.squares)
+    return list(names(had & ~state.position.owned.get(player, 0)))
+
+
+def _dealt_wrong(state: State, event: Deal, rule: str, message: str) -> str | None:
+    """The player whose hand the problem ``rule`` (``message``) of the deal ``event`` changed:
+    the one dealt a card used too often (S4), or the one whose card the deck does not hold
+    there (D1); None when the deal is not played (D1), or when the deck holds its cards further
+    on or back (an earlier deal or draw left out or made twice: no hand differs from the deck)."""
+    players = state.players
+    parts = (event.hands, event.reserves or {})
+    if rule == "S4":
+        card = message.split(" is used ")[0]
+        return next((p for part in parts for p in players if card in part.get(p, ())), None)
+    deck = state.deck
+    if deck is None or not message.startswith(OFF_DECK):
+        return None
+    dealt = [c for part in parts for p in players for c in part.get(p, ())]
+    if deck[state.deck_pos - len(dealt) : state.deck_pos] == dealt:
+        return None
+    return next((p for p in players if f" of {p}'s " in message), None)
+
+
 def _buildings(state: State, player: str) -> dict[str, str]:
     """``player``'s buildings: each square, and the card on it."""
     owner = state.position.owner
@@ -279,21 +327,38 @@ def _holders(state: State, event: Event) -> list[str]:
     return list(dict.fromkeys(holders))
 
 
+def _held(state: State, pick: Pick) -> list[str]:
+    """The hand the player of an illegal ``pick`` picked from: the hand held, or once its
+    turn is revealed, the hand passed."""
+    p = pick.player
+    revealed = p not in state.picks or len(state.picks) == state.seats
+    return list((state.passed if revealed else state.hands).get(p, ()))
+
+
+def _lacking(state: State, event: Event) -> list[str]:
+    """The cards an illegal pick ``event`` keeps or discards that its hand lacks."""
+    if not isinstance(event, Pick):
+        return []
+    hand = _held(state, event)
+    return [c for c in (*event.keep, *(event.discard or ())) if c not in hand]
+
+
 def _unplayed(state: State, event: Event, rule: str, message: str) -> dict[str, list[str]]:
     """Each player's cards the problem ``rule`` (``message``) of ``event`` kept from being
     played: an illegal pick's whole hand (the hand held, or once its turn is revealed, the
-    hand passed), the hands a gap passes on unplayed, a draw's cards (and the deck's) and
-    its provisions card (a P3: the draw may be another's), every player's holdings at a
-    harvest missing."""
+    hand passed), the hands a gap passes on unplayed, a draw's cards (those it and the
+    deck do not share, if it is not the deck's) and its provisions card (a P3: the draw
+    may be another's), every player's holdings at a harvest missing."""
     if rule in ("D2", "D3", "D5") and isinstance(event, Pick):
-        p = event.player
-        revealed = p not in state.picks or len(state.picks) == state.seats
-        held = state.passed if revealed else state.hands
-        return {p: [*event.keep, *held.get(p, ())]}
-    if isinstance(event, Draw) and rule != "D4":
-        deck = message.split(_TOP)[1].split(", ") if rule == "P3" and _TOP in message else []
+        return {event.player: [*event.keep, *_held(state, event)]}
+    if isinstance(event, Draw):
+        if rule == "P3" and TOP in message:  # the cards the log and the deck do not share
+            deck = message.split(TOP)[1].split(", ")
+            drawn = [c for c in event.cards if c not in deck] + [c for c in deck if c not in event.cards]
+        else:
+            drawn = list(event.cards)
         provisions = ["provisions"] if rule == "P3" else []
-        return {event.player: [*event.cards, *deck, *provisions]}
+        return {event.player: [*drawn, *provisions]}
     if rule in ("T1", "D4") and is_gap(message):
         if " has no harvest event; " in message:
             return {p: [] for p in state.players}
@@ -303,14 +368,18 @@ def _unplayed(state: State, event: Event, rule: str, message: str) -> dict[str, 
     return {}
 
 
-def _player_named(text: bytes) -> str | None:
-    """The ``player`` of an event line that is not a valid event, if it can be read."""
+def _named_in(text: bytes) -> tuple[str | None, list[str]]:
+    """The ``player`` of an event line that is not a valid event, and the ``cards`` of a
+    draw's, as far as they can be read."""
     try:
         value = msgspec.json.decode(text)
     except (msgspec.DecodeError, RecursionError):  # not JSON, or nested too deep to read (F1)
-        return None
-    player = value.get("player") if isinstance(value, dict) else None
-    return player if isinstance(player, str) else None
+        return None, []
+    if not isinstance(value, dict):
+        return None, []
+    player, cards = value.get("player"), value.get("cards")
+    drawn = [c for c in cards if isinstance(c, str) and c in CARDS] if isinstance(cards, list) else []
+    return player if isinstance(player, str) else None, drawn
 
 
 class Playing:
