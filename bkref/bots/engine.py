@@ -60,7 +60,14 @@ class Engine:
         game and the seat first (no seen events: the view holds the position). A construction
         is asked as one ``build`` decision, every build of the player (camps included) and
         ``None``: a position does not say which camps its player has already kept this round,
-        so the ``camp`` decisions of a game (docs/bot-protocol.md) cannot be asked from it."""
+        so the ``camp`` decisions of a game (docs/bot-protocol.md) cannot be asked from it.
+        ``ValueError`` for a bot that asked for no views (``views: "none"`` in its hello): it
+        would be sent neither the position nor the events that lead to it."""
+        if self.program.views == "none":
+            raise ValueError(
+                f"{self.name} asked for no views in its hello: Engine.ask gives a bot a position, "
+                "which only a view holds (start it so that it asks for views whole or as patches)"
+            )
         kind, moves = asked(state.legal_moves(player))
         self.program.send(GameStart(seat=player, players=list(state.players), rulings=state.rulings, seed=seed))
         ((result),) = ask_all([(self.program, new_decide(self.program, kind, moves, view(state, player).struct(), ms))])

@@ -34,6 +34,7 @@ import msgspec
 
 from bkref.bots.protocol import (
     MAX_INFO,
+    MAX_INFO_DEPTH,
     MAX_LINE,
     PROTOCOL,
     BotHello,
@@ -53,6 +54,7 @@ from bkref.bots.protocol import (
 from bkref.bots.sealing import Seal
 from bkref.game.seen import SeenView
 from bkref.io.diagnostics import printable
+from bkref.io.logfile import depth
 
 HELLO_SECONDS: Final = 10.0
 QUIT_SECONDS: Final = 2.0
@@ -129,9 +131,12 @@ class Program:
 
     @property
     def alive(self) -> bool:
-        """Whether the process runs, as far as its pipes and its exit have said (no system call): a
-        process found ended (its output closed, or its exit seen by a wait) is not."""
-        return self.process is not None and not self._eof
+        """Whether the process runs, as far as its pipes and its exit have said: a process found
+        ended (its output closed, or its exit seen by a wait) is not. Without a pidfd (before
+        Linux 5.3, or refused by a sandbox) the system is asked (``poll``): an exit is then seen
+        even while a child of the bot holds its output open."""
+        process = self.process
+        return process is not None and not self._eof and (self._pidfd is not None or process.poll() is None)
 
     def start(self) -> None:
         """Start the process and exchange ``hello``; ``BotFault("exit")`` if it cannot start or
@@ -567,8 +572,12 @@ def _judge(line: bytes, decide: Decide, dropped: set[int], seconds: float) -> An
         return BotFault("output", "a second hello")
     if reply.id != decide.id:
         return None if reply.id in dropped else BotFault("id", f"id {reply.id}, not {decide.id}")
-    if reply.info is not None and len(msgspec.json.encode(reply.info)) > MAX_INFO:
-        return BotFault("garbage", "info over 16 KiB")
+    if reply.info is not None:
+        info = msgspec.json.encode(reply.info)
+        if len(info) > MAX_INFO:
+            return BotFault("garbage", "info over 16 KiB")
+        if len(info) > MAX_INFO_DEPTH and depth(info) > MAX_INFO_DEPTH:
+            return BotFault("garbage", f"info nests deeper than {MAX_INFO_DEPTH}")
     if not 0 <= reply.index < len(decide.moves):
         return BotFault("index", f"index {reply.index} of {len(decide.moves)} moves")
     move = decide.moves[reply.index]

@@ -24,7 +24,7 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
@@ -36,6 +36,13 @@ MAX_LINE = 1 << 20
 """The longest line a bot may write (1 MiB); a longer one is ``garbage``."""
 MAX_INFO = 16 << 10
 """The largest ``info`` a reply may carry (16 KiB)."""
+MAX_INFO_DEPTH = 32
+"""The deepest an ``info`` may nest objects and arrays: the log that records it (``meta``) stays
+within what a log line may nest (``bkref.io.logfile.MAX_DEPTH``)."""
+INFO_PER_GAME = 128 << 10
+"""The most ``info`` of one seat a game's log records (128 KiB, as JSON): with four seats, the
+game event stays within what a log line may hold (``bkref.io.logfile.MAX_LINE``, 1 MiB). The
+rest is counted (``info_dropped``), not recorded."""
 
 if TYPE_CHECKING:
     Kind = str
@@ -134,8 +141,9 @@ class BotHello(_Message, tag="hello"):
     patch of the last, RFC 7386) or ``"none"`` (it keeps its own from the seen events)."""
 
     protocol: str
-    name: str
-    version: str
+    name: Annotated[str, msgspec.Meta(max_length=256)]
+    """At most 256 characters, as ``version``: both are recorded in every game's log."""
+    version: Annotated[str, msgspec.Meta(max_length=256)]
     views: Views = "whole"
 
 
@@ -191,13 +199,15 @@ def _patch(before: Any, after: Any) -> dict[str, Any]:
     else:  # a dict's values, structs among them, are compared as they are
         before, after = _members(before), _members(after)
         patch = dict.fromkeys(sorted(before.keys() - after.keys()))
-        try:  # the members added or changed, found by the sets of pairs where the values can be hashed
-            changed = sorted(key for key, _ in after.items() - before.items())
+        try:  # the members added or changed, found by sets where the values can be hashed (with their
+            # types: Python takes 1, 1.0 and true for one value, JSON does not)
+            new = {(k, type(v), v) for k, v in after.items()} - {(k, type(v), v) for k, v in before.items()}
+            changed = sorted(key for key, _, _ in new)
         except TypeError:  # lists or structs among them
             changed = list(after)
         fields = [(key, before.get(key, _ABSENT), after[key]) for key in changed]
     for name, old, new in fields:
-        if old is new or (old == new and type(old) is type(new)):
+        if _same(old, new):
             continue
         if isinstance(new, dict | msgspec.Struct) and isinstance(old, dict | msgspec.Struct):
             patch[name] = _patch(old, new)
@@ -207,6 +217,19 @@ def _patch(before: Any, after: Any) -> dict[str, Any]:
             raise _Unsayable
         patch[name] = value
     return patch
+
+
+def _same(old: Any, new: Any) -> bool:
+    """Whether two values are the same JSON (Python's ``==`` takes ``1``, ``1.0`` and ``True`` for one).
+
+    >>> _same([1], [True]), _same({"a": 1}, {"a": 1}), _same(1, 1.0)
+    (False, True, False)
+    """
+    if old is new:
+        return True
+    if type(old) is not type(new) or old != new:
+        return False
+    return not isinstance(new, list | dict) or msgspec.json.encode(old) == msgspec.json.encode(new)
 
 
 def _fielded(value: Any) -> bool:

@@ -28,7 +28,7 @@ import msgspec
 from bkref.bots.errors import PolicyError
 from bkref.bots.policies import Choice, random_policy
 from bkref.bots.program import Answer, BotFault, Program, ask_all, fault, new_decide
-from bkref.bots.protocol import Decide, GameStart, Hand, Over, Reveal, Seen, ToBot
+from bkref.bots.protocol import INFO_PER_GAME, Decide, GameStart, Hand, Over, Reveal, Seen, ToBot
 from bkref.bots.sealing import Seal
 from bkref.game.engine import State
 from bkref.game.events import End, Event, Game
@@ -95,6 +95,9 @@ class ProgramSeat:
         """The board as the seat's last view read it (``bkref.game.knowledge.structs``)."""
         self.faults: list[dict[str, Any]] = []
         self.info: list[dict[str, Any]] = []
+        self.info_bytes = 0
+        """The JSON bytes of ``info``: at most ``INFO_PER_GAME``."""
+        self.info_dropped = 0
         self.seconds = 0.0
         self.rng = rng
         self.started_this_game = False
@@ -142,7 +145,8 @@ class ProgramSeat:
         """What the log's ``meta`` says of this seat: the command, the bot's name and version, the
         time it used (``ms``, a timed-out decision counted at the time it was given), its faults
         (kind, and the number of the event the seat's own decision led to), and the ``info``
-        its replies carried (with the same event numbers), if any."""
+        its replies carried (with the same event numbers), if any, and how many were not
+        recorded (``keep_info``)."""
         return {
             "command": self.spec[len(PREFIX) :],
             "name": self.program.name,
@@ -150,7 +154,18 @@ class ProgramSeat:
             "ms": round(self.seconds * 1000),
             "faults": self.faults,
             **({"info": self.info} if self.info else {}),
+            **({"info_dropped": self.info_dropped} if self.info_dropped else {}),
         }
+
+    def keep_info(self, event: int, info: Any) -> None:
+        """Record a reply's ``info`` (with the number of the event the decision led to), up to
+        ``INFO_PER_GAME`` a game; what comes after is counted in ``info_dropped``."""
+        size = len(msgspec.json.encode(info))
+        if self.info_bytes + size > INFO_PER_GAME:
+            self.info_dropped += 1
+            return
+        self.info_bytes += size
+        self.info.append({"event": event, "info": info})
 
     def _fault(self, kind: str, event: int, decide_id: int) -> None:
         self.faults.append({"kind": kind, "event": event})
@@ -268,7 +283,7 @@ def decide(
         if isinstance(result, Answer):
             seat.seconds += result.seconds
             if result.info is not None:  # recorded, never acted on
-                seat.info.append({"event": event, "info": result.info})
+                seat.keep_info(event, result.info)
             chosen.append(result.move)
         else:
             chosen.append(seat.fallback(state, options))

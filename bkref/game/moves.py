@@ -585,7 +585,7 @@ class LegalMoves:
         n = self._count if self._count is not None else len(self)
         at = index + n if index < 0 else index
         if not 0 <= at < n:
-            raise IndexError(f"{' and '.join(self.players) or 'nobody'} has no legal move {index} of {n}")
+            raise IndexError(f"no legal move {index} of {n}{self._whose()}")
         kind = self.due.kind
         if kind == "pick":
             for p, pairs in zip(self.players, self._pairs_each()):
@@ -609,7 +609,7 @@ class LegalMoves:
         >>> State().legal_moves().choose(len)
         Traceback (most recent call last):
         ...
-        IndexError: nobody has no legal move to choose
+        IndexError: no legal move to choose: no decision is due
         """
         if self.due.kind == "pick" and len(self.players) == 1:  # one player's picks: their pairs alone
             pairs = self._pairs_each()[0]
@@ -617,7 +617,7 @@ class LegalMoves:
                 return _pick(self.state, self.players[0], pairs[choose(len(pairs))])
         elif n := len(self):
             return self[choose(n)]
-        raise IndexError(f"{' and '.join(self.players) or 'nobody'} has no legal move to choose")
+        raise IndexError(f"no legal move to choose{self._whose()}")
 
     def __contains__(self, move: object) -> bool:
         return any(move == legal for legal in self._every())
@@ -688,6 +688,10 @@ class LegalMoves:
         if self._listed is None:
             self._listed = self._listing()
         return self._listed
+
+    def _whose(self) -> str:
+        """Whose moves these are, for an error: `` of ann and bob``, or that no decision is theirs."""
+        return f" of {' and '.join(self.players)}" if self.players else ": no decision is due"
 
     def _theirs(self) -> bool:
         """Whether the decision due is ``player``'s (or no player was given)."""

@@ -71,6 +71,10 @@ class Due(msgspec.Struct, frozen=True, gc=False):
     provisions card to resolve), ``build`` (construction: any player may place
     buildings, and the harvest with each player's trading post declarations closes
     it), ``end`` (the copy choices of the players owning a copy card), ``over``.
+
+    A value (frozen: compared, hashed, printed), read by its fields' names: it is no tuple to
+    unpack or index (it was a named tuple before self-play asked it at every decision, and a
+    struct costs less to make).
     """
 
     kind: str
