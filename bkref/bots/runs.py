@@ -247,6 +247,7 @@ class Tournament:
             first.seed if first.source is None else None,
             None if first.source is None else [d.source or "" for d in self.deals],
             self.until_confident,
+            games=len(self.jobs),
         )
 
     def prepare(self, run: Run) -> None:
@@ -354,7 +355,7 @@ def check_manifest(path: Path, manifest: Manifest, existing: Existing) -> None:
         differs = [
             f"{_OPTION_OF[name]} differs (it was {_shown(getattr(held, name))}, now {_shown(getattr(manifest, name))})"
             for name in manifest.__struct_fields__
-            if name != "ended" and getattr(held, name) != getattr(manifest, name)
+            if name not in ("ended", "games") and getattr(held, name) != getattr(manifest, name)  # games: of the rest
         ]
         if differs:
             raise RunError(

@@ -42,6 +42,8 @@ class Manifest(msgspec.Struct, frozen=True):
     decks: list[str] | None
     until_confident: bool
     ended: Ended | None = None
+    games: int | None = None
+    """How many games the schedule holds (None in the folders of a bkref that did not write it)."""
 
 
 def manifest_of(folder: Path) -> Manifest | None:
@@ -223,7 +225,10 @@ class FolderCheck:
         if manifest.ended != "deals":
             return None
         numbers, last = self.first, self.last_deal
-        gaps = [n for n in range(1, max(numbers, default=0) + 1) if n not in numbers]
+        top = max(numbers, default=0)
+        gaps = [n for n in range(1, top + 1) if n not in numbers]
+        if manifest.games is not None and last >= manifest.deals:  # the last deal's last games
+            gaps += range(top + 1, manifest.games + 1)
         parts = []
         if gaps:
             parts.append(
