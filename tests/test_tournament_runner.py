@@ -508,7 +508,7 @@ def test_ctrl_c_says_how_many_games_are_kept_and_that_resume_goes_on(tmp_path: P
     assert resumed.stderr == b"" and len(list(folder.glob("game-*.jsonl"))) == 36
 
 
-@pytest.mark.parametrize("tampered", ["copied", "renamed", "stranger", "deleted", "last deleted"])
+@pytest.mark.parametrize("tampered", ["copied", "renamed", "stranger", "deleted", "last deleted", "other schedule"])
 def test_standings_checks_a_tournament_folder(bkref, tmp_path: Path, tampered: str) -> None:
     """issue 43: a folder tampered with is refused, each problem a line naming its files (exit
     status 2, no standings): a game's log copied over another's, a log renamed as another
@@ -529,6 +529,15 @@ def test_standings_checks_a_tournament_folder(bkref, tmp_path: Path, tampered: s
         shutil.copy(ROOT / "replays" / "2p-ann-bob.jsonl", folder / "game-000005-deal-000003-rotation-0.jsonl")
         said = f"bkref: error: {folder / 'game-000005-deal-000003-rotation-0.jsonl'}: not a game of this tournament"
         said += " (its game event has no meta.tournament)\n"
+    elif tampered == "other schedule":  # a game of another tournament of the same bots
+        other = tmp_path / "other"
+        made = bkref("tournament", "--players", "2", "--bot", "g=greedy", "--bot", "r=random", "--schedule", "random",
+                     "--deals", 1, "-o", other)  # fmt: skip
+        assert made.exit_code == 0, made.stderr
+        (copied,) = other.glob("game-*.jsonl")
+        shutil.copy(copied, folder / copied.name)
+        said = f"bkref: error: {folder / copied.name}: not a game of this tournament (its meta.tournament says "
+        said += "the random schedule; tournament.json the rotate)\n"
     elif tampered == "deleted":
         first.unlink()
         said = "bkref: warning: game 1 is missing, though tournament.json says all 2 deals were played\n"

@@ -92,7 +92,7 @@ def standings(
             found.append((game, by_bot, meta))
             _after_each(game, meta, read, advance)
         return _reduced(run, found, None, include_illegal)
-    check = FolderCheck()
+    check = FolderCheck(manifest)
     streamed = Streamed(include_illegal, keep_games)
     left_out = []  # the standings by player, when no game counts
     for game, by_bot, meta in run.map(records, paths):
@@ -176,7 +176,10 @@ class FolderCheck:
     game-000002-deal-000001-rotation-1.jsonl: its name is not that of game 1 of deal 1 (rotation), as its meta says
     """
 
-    def __init__(self) -> None:
+    def __init__(self, manifest: Manifest | None = None) -> None:
+        self.manifest = manifest
+        """The folder's ``tournament.json``, whose games these logs must be (their schedule,
+        candidate, deals and games)."""
         self.first: dict[int, str] = {}
         """The first file read of each game of the schedule."""
         self.again: dict[int, list[str]] = {}
@@ -191,6 +194,8 @@ class FolderCheck:
             self.last_deal = max(self.last_deal, t.deal)
         if not t.in_tournament:
             self.strangers.append(f"{t.file}: not a game of this tournament (its game event has no meta.tournament)")
+        elif (other := self._other(t)) is not None:
+            self.strangers.append(f"{t.file}: not a game of this tournament ({other})")
         elif t.game is not None:
             if t.game in self.first:
                 self.again.setdefault(t.game, []).append(t.file)
@@ -201,6 +206,23 @@ class FolderCheck:
                 self.misnamed.append(
                     f"{t.file}: its name is not that of game {t.game} of deal {t.deal} ({t.role}), as its meta says"
                 )
+
+    def _other(self, t: TournamentRecord) -> str | None:
+        """What in ``t``'s ``meta.tournament`` says another tournament than the folder's, if anything."""
+        m = self.manifest
+        if m is None:
+            return None
+        if t.schedule != m.schedule:
+            return f"its meta.tournament says the {t.schedule} schedule; tournament.json the {m.schedule}"
+        if t.candidate != m.candidate:
+            return (
+                f"its meta.tournament says candidate {t.candidate or 'none'}; tournament.json {m.candidate or 'none'}"
+            )
+        if t.deal is not None and t.deal > m.deals:
+            return f"its meta.tournament says deal {t.deal}; tournament.json has {m.deals}"
+        if t.game is not None and m.games is not None and t.game > m.games:
+            return f"its meta.tournament says game {t.game}; tournament.json has {m.games}"
+        return None
 
     def problems(self) -> list[str]:
         """The problems of the logs read, a line each naming the files: two logs of one game
