@@ -76,6 +76,8 @@ WAYS: dict[str, tuple[str, ...]] = {
     "T1": (
         "build-marked-the-next-round",
         "deal-marked-a-later-round",
+        "draw-after-the-harvest",
+        "end-before-the-last-round",
         "log-stops-early",
         "no-deal",
         "no-harvest",
@@ -83,6 +85,7 @@ WAYS: dict[str, tuple[str, ...]] = {
         "pick-marked-an-earlier-turn",
         "pick-missing",
         "provisions-draw-missing",
+        "second-deal",
         "second-game-event",
         "second-pick",
     ),

@@ -184,3 +184,17 @@ def test_a_build_or_harvest_marked_the_next_round_does_not_close_this_rounds_tur
         report = referee(tmp_path, [*GAME[:6], event])
         assert found(report)[0] == ("T1", 7, f"{what} comes in round 1, turn 2")
         assert (report.state.phase, report.state.turn) == ("exploring", 2)
+
+
+def test_a_hand_a_missing_last_pick_passed_is_out_of_the_next_round_not_a_wrong_way_pass(tmp_path: Path) -> None:
+    # cid's last pick of round 1 (line 21, F10 and F6: her whole hand) is missing, so her
+    # hand passes on unplayed to ann. In round 2 hands pass right, and cid sits on ann's right:
+    # her hand of round 1 is not one ann would hold had hands passed the wrong way (D5), it is
+    # out of play, and ann's keeping F10 in round 2 keeps a card not in her hand (D2)
+    pick = dict(GAME[27], keep=["F10", "J5"])
+    assert (pick["round"], pick["turn"], pick["player"], GAME[20]["keep"]) == (2, 1, "ann", ["F10", "F6"])
+    report = referee(tmp_path, [*GAME[:20], *GAME[21:27], pick, *GAME[28:]])
+    rule, line, message = found(report)[1]
+    assert (rule, line) == ("D2", 27)
+    assert message.startswith("ann keeps F10, which is not in ann's hand: ")
+    assert "(after " not in message  # a root of its own

@@ -15,6 +15,7 @@ its reason, in ``tools/mutation-equivalents.toml`` and left out of the score.
     python -m tools.mutate engine fiefs -j 1    # some modules
     python -m tools.mutate engine --list        # the mutants, with their keys, without running
     python -m tools.mutate table --meaning      # only the changes of meaning
+    python -m tools.mutate flow --line 86 --line 133  # only the mutants of those lines
 
 Not run in CI: it takes minutes (each mutant is a pytest run).
 """
@@ -632,6 +633,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only the changes of meaning (a test of None, any/all, a boundary by one, a condition dropped)",
     )
+    parser.add_argument(
+        "--line",
+        type=int,
+        action="append",
+        metavar="N",
+        help="only the mutants of line N of each module (repeatable): survivors tried again after a fix",
+    )
     parser.add_argument("--save", type=Path, metavar="FILE", help="also write each mutant's outcome to FILE (JSON)")
     parser.add_argument(
         "--report",
@@ -646,7 +654,10 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"no mutation tests for {', '.join(unknown)}; the modules are {', '.join(MODULES)}")
     every = {name: mutants(name) for name in names}
-    chosen = {name: [m for m in found if m.meaning or not args.meaning] for name, found in every.items()}
+    chosen = {
+        name: [m for m in found if (m.meaning or not args.meaning) and (not args.line or m.line in args.line)]
+        for name, found in every.items()
+    }
     if args.list:
         for name, found in chosen.items():
             for m in found:

@@ -195,8 +195,10 @@ def _wrong_turn(table: Table, event: Pick | Draw, noun: str) -> Skip:
 
 
 def next_turn(table: Table) -> None:
-    """Once a turn's picks and draws are all in, move to the next turn or to construction."""
-    if len(table.picks) < table.seats or table.pending:
+    """Once a turn's draws are all in, move to the next turn or to construction. Its picks
+    are all in by then: it is called after the turn's last pick (``on_pick``, ``close_turn``)
+    or a draw, which waits for them (a provisions card is played at their reveal; D4)."""
+    if table.pending:
         return
     if table.turn >= table.turns_per_round:
         start_construction(table)
