@@ -499,3 +499,60 @@ def test_a_history_goes_back_and_to_any_position_as_playing_did() -> None:
     assert len(game._kept) == len(events) // CHECKPOINT + 1  # a state a CHECKPOINT, once each
     with pytest.raises(IndexError):
         game.state_after(len(events) + 1)
+
+
+def _history_value(state: State) -> dict[str, bytes]:
+    import pickle
+
+    return {name: pickle.dumps(held) for name, held in state.fields().items()}
+
+
+def test_a_history_stepped_back_and_played_on_otherwise_forgets_the_states_it_left() -> None:
+    """A state asked for after n events is kept; stepped back below n, then played on with
+    other events, the history gives the state of those events, not the one it kept."""
+    from bkref.bots.simulate import simulate
+    from bkref.game.engine import History
+
+    one, other = simulate(3, 1), simulate(3, 2)  # the same players, other deals
+    game = History()
+    for event in one[:12]:
+        game.push(event)
+    kept = [_history_value(game.state_after(n)) for n in (9, 10)]
+    for _ in range(11):  # back to the game event alone
+        game.pop()
+    for event in other[1:12]:
+        game.push(event)
+    fresh = History()
+    for event in [one[0], *other[1:12]]:
+        fresh.push(event)
+    for n, before in zip((9, 10), kept, strict=True):
+        assert _history_value(game.state_after(n)) == _history_value(fresh.state_after(n)) != before
+
+
+def test_a_history_keeps_the_last_states_asked_for() -> None:
+    """The last ``RECENT`` states asked for are kept (asked again, the same object: not played
+    again); the one asked for longest ago goes first."""
+    from bkref.bots.simulate import simulate
+    from bkref.game.engine import History
+
+    game = History()
+    for event in simulate(3, 1)[:20]:
+        game.push(event)
+    asked = [game.state_after(n) for n in range(1, History.RECENT + 1)]
+    assert all(game.state_after(n) is state for n, state in zip(range(1, History.RECENT + 1), asked, strict=True))
+    game.state_after(History.RECENT + 1)  # one more: the first asked for goes
+    assert game.state_after(1) is not asked[0]
+    assert _history_value(game.state_after(1)) == _history_value(asked[0])
+
+
+def test_a_history_follows_the_state_another_loop_played() -> None:
+    """``follow``: the referee plays each event on its own state, which becomes the history's."""
+    from bkref.bots.simulate import simulate
+    from bkref.game.engine import History
+
+    game, played = History(), State()
+    for event in simulate(2, 1)[:3]:
+        played = played.copy()
+        played.play(event)
+        game.follow(event, played)
+        assert game.state is played

@@ -168,9 +168,7 @@ class History:
         event = self.events.pop()
         played = len(self.events)
         del self._kept[played // CHECKPOINT + 1 :]
-        for later in [n for n in self._recent if n > played]:
-            del self._recent[later]
-        self._now = self._made(played).copy()
+        self._now = self._made(played).copy()  # (a recent state is of fewer events than were played: none is later)
         return event
 
     def state_after(self, played: int) -> State:
