@@ -582,7 +582,7 @@ class LegalMoves:
 
     def __getitem__(self, index: int) -> Move:
         """The move at ``index``, from the end when negative: ``IndexError`` beyond either end."""
-        n = self._count if self._count is not None else len(self)
+        n = len(self)
         at = index + n if index < 0 else index
         if not 0 <= at < n:
             raise IndexError(f"no legal move {index} of {n}{self._whose()}")
