@@ -29,7 +29,9 @@ What each failed event marks (RULES.md):
 - a provisions draw not the deck's (P3, S4 without a deck), not played, out of turn (D4),
   or late (T1): the deck, the squares, claims and draw claims of its cards and of the
   deck's that the two do not share, the drawer's supply and holdings; a P3 also the
-  drawer's provisions card (the draw may be another's, logged out of place);
+  drawer's provisions card (the draw may be another's, logged out of place); a draw
+  played with a card not the deck's (P3) or used too often (S4) that is a square another
+  player holds takes it (P1): that player's holdings, square and claim;
   a late draw (T1) the hand its owner passed (the pick that played the provisions card
   is not the log's);
 - a build not played (C2-C7, P2, S5, T1, F1): its squares and its builder's holdings;
@@ -103,18 +105,14 @@ the second how often a card is used or another square; neither reads anything th
 changed, and what ties them, the draw, is a legal event no check can see. Naming one
 after the other would be a guess, so both stay roots.
 
-Two more, by this table, which a mark could follow only by a guess:
-
-- a card two picks of one round's hand keep (a holder of the hand kept it at an earlier
-  turn, legally; a later player keeps it too, D2 or D3): either pick may be the one not
-  as the log has it, and the problem shows only at the second. The earlier holder's
-  carrots (X1) name nothing: marking their holdings as well gave one root to 10 more of
-  the corpus's single mistakes (where the holder's pick is the changed one) but named
-  the D2 falsely in 8 of its pairs (where the later pick is, and the holder's carrots are
-  a second mistake), and a false lead is worse than none;
-- a draw not the deck's that takes a square claimed in the same round (the card used
-  twice): the player who lost it held it at no harvest, so their carrots cannot tell
-  which draw took it.
+One more, by this table, which a mark could follow only by a guess: a card two picks of
+one round's hand keep (a holder of the hand kept it at an earlier turn, legally; a later
+player keeps it too, D2 or D3). Either pick may be the one not as the log has it, and the
+problem shows only at the second. The earlier holder's carrots (X1) name nothing: marking
+their holdings as well gave one root to 10 more of the corpus's single mistakes (where the
+holder's pick is the changed one) but named the D2 falsely in 8 of its pairs (where the
+later pick is, and the holder's carrots are a second mistake), and a false lead is worse
+than none.
 
 >>> causes = Causes()
 >>> causes.found(Broken(3, "pick", "ann", "D2", "ann keeps A1", 1), {"ann": ["A1", "city1"]})

@@ -103,6 +103,9 @@ class _Run:
         self.unreadable = False  # an F1 problem with the text was found
         self.causes = Causes()
         self.meta: dict[str, Any] | None = None  # the game event's meta
+        self.held: list[str | None] = []
+        """Who controlled the squares of the last draw's cards before it was played (a draw
+        not the deck's may take a square another player holds: P1)."""
 
     def _found(self, line: int, event: Event, violations: list[Violation]) -> list[Diagnostic]:
         """The diagnostics of an event that broke rules, each pointing to the problem it
@@ -145,6 +148,9 @@ class _Run:
         cause = causes.cause_of(broken, cards, read, players, holders, others, lost)
         buildings = _buildings(state, named) if named is not None and kind == "harvest" else {}
         written = _unplayed(state, event, rule, message)
+        if isinstance(event, Draw):
+            for player, square in _taken(state, event, rule, message, self.held):
+                written.setdefault(player, []).append(square)
         lacking = _lacking(state, event) if rule in ("D2", "D3", "D5") else []
         causes.found(broken, written, cause, squares, players, buildings, holders, lacking)
         return cause
@@ -187,6 +193,8 @@ class _Run:
                 first, played = line + 1, 0
                 try:
                     for line, event in enumerate(events, first):
+                        if state.pending and type(event) is Draw:  # whose squares its cards were (``_taken``)
+                            self.held = list(map(state.position.owner.get, event.cards))
                         violations = state.play(event)
                         if violations or steps:  # violations is a list only when a rule is broken
                             found = self._found(line, event, violations) if violations else []
@@ -353,7 +361,7 @@ def _unplayed(state: State, event: Event, rule: str, message: str) -> dict[str, 
         return {event.player: [*event.keep, *_held(state, event)]}
     if isinstance(event, Draw):
         if rule == "P3" and TOP in message:  # the cards the log and the deck do not share
-            deck = message.split(TOP)[1].split(", ")
+            deck = _decks(message)
             drawn = [c for c in event.cards if c not in deck] + [c for c in deck if c not in event.cards]
         else:
             drawn = list(event.cards)
@@ -366,6 +374,31 @@ def _unplayed(state: State, event: Event, rule: str, message: str) -> dict[str, 
     if isinstance(event, Build) and rule != "F1":
         return {event.player: []}
     return {}
+
+
+def _taken(state: State, event: Draw, rule: str, message: str, held: list[str | None]) -> list[tuple[str, str]]:
+    """The squares the draw ``event``, played with the problem ``rule`` (``message``), took
+    from the players who controlled them before (``held``, by card), as (player, square),
+    where the log's game did not: a card not the deck's (P3), or the card used too often
+    (S4) of a territory another player holds is played all the same (P1), and their
+    holdings are not the log's. A card the deck also has took the square in the log's game."""
+    if rule == "P3" and TOP in message:
+        cards = [card for card in event.cards if card not in _decks(message)]
+    elif rule == "S4":
+        cards = [message.split(" is used ")[0]]
+    else:
+        return []
+    owner = state.position.owner
+    return [
+        (before, card)
+        for card, before in zip(event.cards, held)
+        if card in cards and before is not None and before != event.player and owner.get(card) == event.player
+    ]
+
+
+def _decks(message: str) -> list[str]:
+    """The deck's cards a P3 says a draw should have been (``TOP`` in its ``message``)."""
+    return message.split(TOP)[1].split(", ")
 
 
 def _named_in(text: bytes) -> tuple[str | None, list[str]]:
