@@ -91,8 +91,6 @@ class ProgramSeat:
     def _begin_game(self, rng: random.Random) -> None:
         self.sent: list[ToBot] = []
         self.seer = Seer(self.player)
-        self.kept = Kept()
-        """The board as the seat's last view read it (``bkref.game.knowledge.structs``)."""
         self.faults: list[dict[str, Any]] = []
         self.info: list[dict[str, Any]] = []
         self.info_bytes = 0
@@ -247,15 +245,17 @@ def decide(
     asks: Sequence[tuple[ProgramSeat, str, Sequence[Choice]]],
     events: Sequence[int],
     meanwhile: Sequence[Callable[[], Choice]] = (),
+    kept: Kept | None = None,
 ) -> tuple[list[Choice], list[Choice]]:
     """The choices of program seats for their decisions, asked all at once (``events``: for
     each, the number of the event that seat's decision leads to, for the faults' record; a
     timed-out decision counts the time it was given in the seat's ``ms``), and the choices of
     ``meanwhile``, the Python policies' decisions of the same step, made while the programs
-    think (``_while_they_think``)."""
+    think (``_while_they_think``). ``kept``: the game's board as the last views read it, whose
+    parts that have not changed since are used again (``bkref.game.knowledge.structs``)."""
     ready = [i for i, ((seat, _, _), event) in enumerate(zip(asks, events, strict=True)) if seat.ready(event)]
     shown = [asks[i][0] for i in ready if asks[i][0].program.views != "none"]  # a bot may keep its own view
-    views = structs(state, [seat.player for seat in shown], shown[0].kept if shown else None)
+    views = structs(state, [seat.player for seat in shown], kept)
     seen = dict(zip([seat.player for seat in shown], views, strict=True))
     live = [
         (i, seat, new_decide(seat.program, kind, options, seen.get(seat.player), seat.options.ms))

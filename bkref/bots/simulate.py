@@ -47,7 +47,7 @@ from bkref.game.catalog import CARDS
 from bkref.game.engine import State
 from bkref.game.events import FORMAT, End, Event, Game, Harvest, Rulings
 from bkref.game.fiefs import harvest_carrots
-from bkref.game.knowledge import view
+from bkref.game.knowledge import Kept, view
 from bkref.game.moves import LegalMoves, Lister, trading_posts
 from bkref.io.diagnostics import printable
 
@@ -265,6 +265,8 @@ class _Game:
         """The seats that decide together: each seat alone, or (one stream) the seats of each policy."""
         self.state = State()
         self.events: list[Event] = []
+        self.kept = Kept()
+        """The board as the programs' last views read it (``bkref.game.knowledge.structs``)."""
         self.lister = Lister()
         """What the game's listings keep for the next decision (dropped with the game, and with
         it any move a user's policy changed)."""
@@ -343,7 +345,7 @@ class _Game:
         python = [p for p, options in asks.items() if p not in self.programs and options != [None]]
         thinking = [functools.partial(self.ask, p, asks[p], what.format(p)) for p in python]
         answers, others = decide(
-            self.state, programs, [self.event_of(kind, seat.player) for seat, _, _ in programs], thinking
+            self.state, programs, [self.event_of(kind, seat.player) for seat, _, _ in programs], thinking, self.kept
         )
         chosen: dict[str, Choice] = dict(zip([seat.player for seat, _, _ in programs], answers, strict=True))
         chosen.update(zip(python, others, strict=True))
