@@ -74,11 +74,12 @@ def grace(ms: int) -> float:
 
 class Answer(msgspec.Struct):
     """A bot's valid reply to one decision: the move chosen (in the bot's ``order``, when it gave
-    one), its ``info``, the seconds it took."""
+    one), its ``info`` and the size of that in JSON (0 without one), the seconds it took."""
 
     move: Choice
     info: Any
     seconds: float
+    info_size: int = 0
 
 
 class BotFault(Exception):
@@ -572,6 +573,7 @@ def _judge(line: bytes, decide: Decide, dropped: set[int], seconds: float) -> An
         return BotFault("output", "a second hello")
     if reply.id != decide.id:
         return None if reply.id in dropped else BotFault("id", f"id {reply.id}, not {decide.id}")
+    info = b""
     if reply.info is not None:
         info = msgspec.json.encode(reply.info)
         if len(info) > MAX_INFO:
@@ -585,7 +587,7 @@ def _judge(line: bytes, decide: Decide, dropped: set[int], seconds: float) -> An
         move = in_order(move, reply.order)
         if move is None:  # no legal move is played in that order: a reply naming no move of ``moves``
             return BotFault("index", f"order {reply.order} is not move {reply.index}'s cards or squares")
-    return Answer(move, reply.info, seconds)
+    return Answer(move, reply.info, seconds, len(info))
 
 
 def new_decide(program: Program, kind: str, moves: Sequence[Choice], view: SeenView | None, ms: int) -> Decide:

@@ -155,10 +155,10 @@ class ProgramSeat:
             **({"info_dropped": self.info_dropped} if self.info_dropped else {}),
         }
 
-    def keep_info(self, event: int, info: Any) -> None:
-        """Record a reply's ``info`` (with the number of the event the decision led to), up to
-        ``INFO_PER_GAME`` a game; what comes after is counted in ``info_dropped``."""
-        size = len(msgspec.json.encode(info))
+    def keep_info(self, event: int, info: Any, size: int) -> None:
+        """Record a reply's ``info`` (with the number of the event the decision led to; ``size``,
+        its bytes in JSON), up to ``INFO_PER_GAME`` a game; what comes after is counted in
+        ``info_dropped``."""
         if self.info_bytes + size > INFO_PER_GAME:
             self.info_dropped += 1
             return
@@ -283,7 +283,7 @@ def decide(
         if isinstance(result, Answer):
             seat.seconds += result.seconds
             if result.info is not None:  # recorded, never acted on
-                seat.keep_info(event, result.info)
+                seat.keep_info(event, result.info, result.info_size)
             chosen.append(result.move)
         else:
             chosen.append(seat.fallback(state, options))
