@@ -116,12 +116,12 @@ TYPES = "game, deal, pick, draw, build, harvest, end"
         (
             '{"type":"deal","round":1,"hands":{"ann":["dragon"]}}',
             "deal",
-            "'dragon' in hands[...][0] is not a card id of cards.csv or a square",
+            "'dragon' in hands[\"ann\"][0] is not a card id of cards.csv or a square",
         ),
         (
             '{"type":"deal","round":1,"hands":{},"reserves":{"ann":["A1","dragon"]}}',
             "deal",
-            "'dragon' in reserves[...][1] is not a card id of cards.csv or a square",
+            "'dragon' in reserves[\"ann\"][1] is not a card id of cards.csv or a square",
         ),
         (
             '{"type":"end","copies":{"ann":{"liberal":"dragon"}}}',
@@ -147,6 +147,11 @@ TYPES = "game, deal, pick, draw, build, harvest, end"
         ('{"type":"harvest","round":1,"colour":"red"}', "harvest", "the harvest event has an unknown field 'colour'"),
         ('{"type":"harvest"}', "harvest", "the harvest event lacks the required field 'round'"),
         ('{"type":"harvest","round":9}', "harvest", "the harvest event's round must be at most 4"),
+        (  # a value of an object keyed by player: the key is named, not msgspec's [...]
+            '{"type":"harvest","round":1,"expect":{"ann":2,"bob":"x"}}',
+            "harvest",
+            'the harvest event\'s expect["bob"] must be a whole number, not a string',
+        ),
         (
             '{"type":"pick","round":1,"turn":1,"player":"","keep":[]}',
             "pick",

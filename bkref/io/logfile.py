@@ -379,6 +379,8 @@ def _explain(error: msgspec.DecodeError, raw: bytes, line: int, kind: str | None
         return f"line {line} is not an event: a JSON {_JSON_NAMES.get(got, got)} where an object is needed"
     if key and body.startswith("Invalid enum value "):
         return _bad_key(body.removeprefix("Invalid enum value "), path.split("[")[0])
+    if "[...]" in path:
+        path = _keyed(path, raw, body)
     what = f"the {kind} event" if kind else "the event"
     subject = f"a key of {path} in {what}" if key else f"{what}'s {path}" if path else what
     for pattern, message in _MESSAGES:
@@ -386,6 +388,69 @@ def _explain(error: msgspec.DecodeError, raw: bytes, line: int, kind: str | None
         if match:
             return message(match, subject, path)
     return f"{subject} does not fit the bkref/1 format"
+
+
+_STEP: Final = re.compile(r"\.?([A-Za-z_]\w*)|\[(\d+)\]|\[\.\.\.\]")
+_GOT: Final = re.compile(r"Expected `[a-z| ]+`, got `(\w+)`")
+_INVALID: Final = re.compile(r"Invalid (?:enum )?value (.*)", re.DOTALL)
+_JSON_KIND: Final = {
+    str: "str",
+    bool: "bool",
+    int: "int",
+    float: "float",
+    type(None): "null",
+    list: "array",
+    dict: "object",
+}
+
+
+def _keyed(path: str, raw: bytes, body: str) -> str:
+    """``path`` with each ``[...]`` (msgspec's mark for a key of an object, which it does not
+    name) made the key of the first value of the line that fits the error ``body``: a value of
+    the JSON type it got, or the value it calls invalid; ``path`` as it is when none can be found.
+
+    >>> _keyed("expect[...]", b'{"expect":{"ann":2,"bob":"x"}}', "Expected `int`, got `str`")
+    'expect["bob"]'
+    >>> _keyed("hands[...][0]", b'{"hands":{"ann":["A1"],"bob":["dragon"]}}', "Invalid enum value 'dragon'")
+    'hands["bob"][0]'
+    """
+    got, invalid = _GOT.fullmatch(body), _INVALID.fullmatch(body)
+    if got is None and invalid is None:
+        return path
+    try:
+        value = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return path
+    steps = [step[0].lstrip(".") for step in _STEP.finditer(path)]
+    wanted = got[1] if got is not None else None
+    bad = invalid[1] if invalid is not None else None
+    return _found(value, steps, 0, "", wanted, bad) or path
+
+
+def _found(node: object, steps: list[str], i: int, shown: str, kind: str | None, bad: str | None) -> str | None:
+    """The path, as ``_keyed`` shows it, of the first value below ``node`` at ``steps[i:]`` of
+    the JSON ``kind`` (msgspec's name), or shown as ``bad``; None if there is none."""
+    if i == len(steps):
+        if kind is not None:
+            return shown if _JSON_KIND.get(type(node)) == kind else None
+        return shown if bad in (repr(node), str(node)) else None
+    step = steps[i]
+    if step == "[...]":
+        for key, each in node.items() if isinstance(node, dict) else ():
+            found = _found(each, steps, i + 1, f"{shown}[{msgspec.json.encode(key).decode()}]", kind, bad)
+            if found is not None:
+                return found
+        return None
+    if step.startswith("["):
+        at = int(step[1:-1])
+        return (
+            _found(node[at], steps, i + 1, shown + step, kind, bad)
+            if isinstance(node, list) and at < len(node)
+            else None
+        )
+    if isinstance(node, dict) and step in node:
+        return _found(node[step], steps, i + 1, f"{shown}.{step}" if shown else step, kind, bad)
+    return None
 
 
 _TYPE: Final = re.compile(rb'"type"\s*:\s*"([a-z]+)"')
