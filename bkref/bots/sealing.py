@@ -21,11 +21,14 @@ A bot is a stranger's program. Where the machine allows it (Linux, with bubblewr
   process to the next;
 - with a clean environment (``PASSED``: ``PATH``, the locale and the time zone; ``HOME``
   and ``TMPDIR`` its own folder), no network unless ``network`` (the organiser's
-  ``--bot-network``), and no capability even when bkref runs as root;
+  ``--bot-network``), and no capability even when bkref runs as root; the kernel's
+  settings read-only (``PROC_COVERED``), and, run as root, what only root may read of the
+  system's folders out of sight (``_root_only``);
 - within limits (``Limits``: the address space of each process, the processes of its
-  user, the size of a file it writes, the CPU time of each process), set with
-  ``setrlimit`` before it starts. The kernel does not limit root's processes: a bkref run
-  as root limits memory, file size and CPU time, and relies on the namespace for the rest.
+  user, the size of a file it writes, the CPU time of each process), set as hard limits
+  with ``setrlimit`` before it starts (a bot may lower them, never raise them). The kernel
+  does not limit root's processes: a bkref run as root limits memory, file size and CPU
+  time, and relies on the namespace for the rest.
 
 Relative paths in the command that name files bkref sees (``cmd:python3 bots/mine.py``)
 are made absolute, since the bot starts in its own folder. Without bwrap (or where it
@@ -49,6 +52,7 @@ import os
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -70,6 +74,11 @@ SYSTEM: Final = tuple(
     if os.path.lexists(path)
 )
 """The machine's folders a sealed bot sees (read-only): its programs, libraries and settings."""
+
+PROC_COVERED: Final = tuple(f"/proc/{entry}" for entry in ("sys", "sysrq-trigger", "irq", "bus", "mtrr", "pressure"))
+"""What of the sandbox's /proc is shown read-only (where it is there): the kernel's settings
+(``/proc/sys``: a bot run as root could change them for the whole machine), the key that
+reboots it, its interrupts, buses, memory ranges and pressure triggers."""
 
 SECRETS: Final = (
     *("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/security/opasswd"),
@@ -93,6 +102,8 @@ class Limits(msgspec.Struct, frozen=True):
 
 LIMIT_NAMES: Final = {"memory": "memory_mb", "processes": "processes", "file": "file_mb", "cpu": "cpu_seconds"}
 """The kinds of ``--bot-limit KIND=N`` and the field of ``Limits`` each sets."""
+LIMIT_MOST: Final = 1_000_000_000
+"""The largest ``N`` of a limit (a billion MiB, processes or seconds): any more would not fit the kernel's."""
 
 
 def parse_limit(limits: Limits, text: str) -> Limits:
@@ -106,8 +117,8 @@ def parse_limit(limits: Limits, text: str) -> Limits:
     kind, _, value = text.partition("=")
     if kind not in LIMIT_NAMES:
         raise ValueError(f"KIND=N, KIND one of {', '.join(list(LIMIT_NAMES)[:-1])} or {list(LIMIT_NAMES)[-1]}")
-    if not value.isdigit() or int(value) < 1:
-        raise ValueError(f"{kind}=N, N a whole number from 1 up")
+    if not value.isdigit() or not 1 <= int(value) <= LIMIT_MOST:
+        raise ValueError(f"{kind}=N, N a whole number from 1 to {LIMIT_MOST:,}")
     return msgspec.structs.replace(limits, **{LIMIT_NAMES[kind]: int(value)})
 
 
@@ -208,15 +219,18 @@ class Seal(msgspec.Struct, frozen=True):
             os.setsid()
             if prctl is not None:  # killed when the thread that started it ends (bkref's, or a worker's)
                 prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-            for kind, value in (
-                (resource.RLIMIT_AS, limits.memory_mb * MIB),
-                (resource.RLIMIT_FSIZE, limits.file_mb * MIB),
-                (resource.RLIMIT_CPU, limits.cpu_seconds),
-                (resource.RLIMIT_NPROC, processes),
+            for kind, value, grace in (
+                (resource.RLIMIT_AS, limits.memory_mb * MIB, 0),
+                (resource.RLIMIT_FSIZE, limits.file_mb * MIB, 0),
+                (resource.RLIMIT_CPU, limits.cpu_seconds, 1),  # SIGXCPU at the limit, SIGKILL a second on
+                (resource.RLIMIT_NPROC, processes, 0),
             ):
                 with contextlib.suppress(ValueError, OSError):  # never above a hard limit bkref was given
                     hard = resource.getrlimit(kind)[1]
-                    resource.setrlimit(kind, (value if hard == resource.RLIM_INFINITY else min(value, hard), hard))
+                    soft = value if hard == resource.RLIM_INFINITY else min(value, hard)
+                    # the hard limit too: a bot may lower its limits, never raise them
+                    top = soft if soft == resource.RLIM_INFINITY else soft + grace
+                    resource.setrlimit(kind, (soft, top if hard == resource.RLIM_INFINITY else min(top, hard)))
 
         return start
 
@@ -428,10 +442,43 @@ def _bwrap(network: bool) -> list[str]:
         ),
         *(arg for path in SECRETS if os.path.lexists(path) for arg in _hide(path)),
         *("--dev", "/dev", "--proc", "/proc"),
+        *(arg for entry in PROC_COVERED for arg in ("--ro-bind-try", entry, entry)),
     ]
     if os.getuid() == 0:
+        command += [arg for path in _root_only() for arg in _hide(path)]
         command += ["--cap-drop", "ALL"]
     return command
+
+
+@functools.cache
+def _root_only() -> tuple[str, ...]:
+    """The files and folders of ``SYSTEM`` that only root may read (no read permission for
+    others; a folder also none to pass through it), found once: run as root, a bot has no
+    capability, but root owns them. /etc/shadow, a database's settings, a private key."""
+    found: list[str] = []
+    for top in SYSTEM:
+        if not os.path.islink(top):
+            _walk_root_only(top, found)
+    return tuple(found)
+
+
+def _walk_root_only(folder: str, found: list[str]) -> None:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            mode = entry.stat(follow_symlinks=False).st_mode
+        except OSError:
+            continue
+        if stat.S_ISDIR(mode):
+            if mode & (stat.S_IROTH | stat.S_IXOTH) != stat.S_IROTH | stat.S_IXOTH:
+                found.append(entry.path)
+            else:
+                _walk_root_only(entry.path, found)
+        elif not stat.S_ISLNK(mode) and not mode & stat.S_IROTH:
+            found.append(entry.path)
 
 
 @functools.cache
