@@ -587,8 +587,8 @@ def _walk(folder: str, under: str) -> Iterator[tuple[str, bool]]:
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
                     folders.append(entry.name)
-                elif _is_log(entry.name) and not _is_folder(entry):
-                    logs[entry.name] = entry.is_file()
+                elif _is_log(entry.name) and not _followed(entry.is_dir):
+                    logs[entry.name] = _followed(entry.is_file)
     except OSError:  # as Path.rglob: a folder that cannot be listed holds no log
         return
     below = set(folders)
@@ -605,10 +605,11 @@ def _is_log(name: str) -> bool:
     return dot > 0 and name[dot:].lower() == ".jsonl"
 
 
-def _is_folder(entry: os.DirEntry[str]) -> bool:
-    """Whether ``entry`` is a folder or a link to one (``Path.is_dir``: False when it cannot be known)."""
+def _followed(ask: Callable[[], bool]) -> bool:
+    """What an entry's ``is_dir`` or ``is_file`` says of what its link leads to: False when it
+    cannot be known (a link to nothing, a link loop), as ``Path.is_dir``."""
     try:
-        return entry.is_dir()
+        return ask()
     except OSError:
         return False
 
