@@ -148,3 +148,45 @@ def test_running_out_of_memory_is_one_line_and_status_2(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == "bkref: error: out of memory: the input is too large for the memory this process may use\n"
+
+
+def test_the_logs_of_a_folder_come_sorted_as_their_paths_and_cost_their_names(tmp_path: Path) -> None:
+    """``log_paths`` of a folder gives what sorting ``Path.rglob`` gave, in the same order (a
+    folder's logs before a log named as the folder and more, ``.JSONL`` too, no ``.jsonl`` with
+    nothing before its dot, a folder's link not followed, a link to nothing and a named pipe
+    refused), and holds a log as its name's bytes, not a ``Path`` (about 450 bytes each)."""
+    import os
+    import tracemalloc
+
+    for folder in ["a", "a/b", "d.jsonl", "z"]:
+        (tmp_path / folder).mkdir()
+    for name in ["a.jsonl", "a-b.jsonl", "a/b/x.jsonl", "a/y.jsonl", "B.JSONL", ".jsonl", "..jsonl",
+                 "d.jsonl/x.jsonl", "notes.txt", "z/é ü.jsonl"]:  # fmt: skip
+        (tmp_path / name).write_text("")
+    (tmp_path / "linked.jsonl").symlink_to(tmp_path / "a")
+    (tmp_path / "via").symlink_to(tmp_path / "a")
+    (tmp_path / "broken.jsonl").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "to-file.jsonl").symlink_to(tmp_path / "a.jsonl")
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    found = sorted(p for p in tmp_path.rglob("*") if p.suffix.lower() == ".jsonl" and not p.is_dir())
+    logs = log_paths([tmp_path])
+    assert [item if isinstance(item, Path) else item.path for item in logs] == [str(p) if p.name in (
+        "broken.jsonl", "pipe.jsonl") else p for p in found]  # fmt: skip
+    assert [p.relative_to(tmp_path).as_posix() for p in found] == [
+        "..jsonl", "B.JSONL", "a/b/x.jsonl", "a/y.jsonl", "a-b.jsonl", "a.jsonl", "broken.jsonl",
+        "d.jsonl/x.jsonl", "pipe.jsonl", "to-file.jsonl", "z/é ü.jsonl",
+    ]  # fmt: skip
+    assert [item.diagnostics[0].message for item in logs if not isinstance(item, Path)] == [
+        f"is a symbolic link to {tmp_path / 'nowhere'}, which does not exist",
+        "is a named pipe (FIFO), not a log file: not read",
+    ]
+    many = tmp_path / "many"
+    many.mkdir()
+    for n in range(2000):
+        (many / f"game-{n:06d}-deal-{n:06d}-random-0.jsonl").write_text("")
+    tracemalloc.start()
+    held = log_paths([many])
+    size = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert len(held) == 2000 and held[-1] == many / "game-001999-deal-001999-random-0.jsonl"
+    assert size / 2000 < 60  # the name's 38 bytes and where it ends

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 import msgspec
@@ -12,8 +13,11 @@ import pytest
 
 from bkref.bots.runs import Existing, Run, RunError, Tournament
 from bkref.bots.tournament import Bot, seed_deals, simulate_jobs
+from bkref.io import referee
 from bkref.io.batch import Local
+from bkref.io.referee import check
 from bkref.io.standings import counts
+from bkref.io.tournament import records as records_module
 from bkref.io.tournament.folder import manifest_of, standings
 from bkref.io.tournament.records import tournament_record
 from bkref.io.tournament.tally import Streamed, Tally, aggregate, confident, difference
@@ -88,6 +92,47 @@ def test_a_run_refuses_resumes_and_forces_from_python(tmp_path: Path) -> None:
     assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == logs
     assert Run(tmp_path, jobs, Existing.force).play(Local(1)) == 0
     assert run.stopped() == f"stopped: 4 of 4 games are in {tmp_path} and kept; the same command with --resume goes on"
+
+
+EDITS = {  # what someone did to a game's file, and whether --resume keeps it (legal and complete)
+    "its end without expect": (lambda log: re.sub(r',"expect":\{[^}]*\}', "", log), True),
+    "a line of spaces after its end": (lambda log: log + "   \n", True),
+    "a total changed": (lambda log: log.replace('"expect":{"ann":', '"expect":{"ann":1'), False),
+    "a line added": (lambda log: log + log.splitlines()[-1] + "\n", False),
+}
+
+
+@pytest.mark.parametrize("edit", EDITS)
+def test_resume_checks_each_kept_game_once_and_an_edited_one_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: str
+) -> None:
+    """A resumed run checks each game it keeps once, to keep it, and makes its record from its
+    text when its turn comes; a game's file edited is kept (and counted as it reads) or played
+    again as it was before a kept game's record was made from its text. The end without
+    ``expect`` alone cannot say its record: it is checked a second time."""
+    cup = Tournament(2, "rotate", GREEDY_AND_RANDOM, seed_deals(1, 2))
+    cup.play(Run(tmp_path, cup.jobs), Local(1))
+    logs = {path.name: path.read_bytes() for path in tmp_path.glob("game-*.jsonl")}
+    game = tmp_path / cup.jobs[1].name
+    change, keeps = EDITS[edit]
+    game.write_text(change(game.read_text()))
+    edited = game.read_bytes()
+    checked: list[str] = []
+
+    def counted(source: object, *args: object, **options: object) -> object:
+        checked.append(Path(str(source)).name)
+        return check(source, *args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(referee, "check", counted)
+    monkeypatch.setattr(records_module, "check", counted)
+    said: list[str] = []
+    standings = cup.play(Run(tmp_path, cup.jobs, Existing.resume, say=said.append), Local(1))
+    monkeypatch.undo()
+    assert said == ([] if keeps else [f"playing {game} again: it is not a legal, complete game"])
+    assert game.read_bytes() == (edited if keeps else logs[game.name])
+    twice = [game.name] if edit == "its end without expect" else []
+    assert sorted(checked) == sorted([*logs, *twice])
+    assert msgspec.json.encode(standings) == msgspec.json.encode(aggregate(records_of(tmp_path), "deals"))
 
 
 def shuffled_names(folder: Path) -> None:

@@ -16,10 +16,12 @@ A ``Tournament`` is a schedule of games (``bkref.bots.tournament.schedule``) pla
 its ``Manifest`` (``tournament.json``) checked against the folder's and written before the
 first game, then again with how the run ended; its standings kept as running tallies as
 the games are written (``bkref.io.tournament.tally.Tally``: each game costs the same however
-many came before), each game's record made from the log just written, in memory, not read
-and checked again (``played_record``: a game bkref plays is legal by construction; a game
-kept by ``resume`` was checked and is read); and its stop rule: with ``until_confident``,
-the run stops after the first deal at which the candidate's paired difference is confident.
+many came before), each game's record made from its log's text, not checked again
+(``played_record``: a game bkref plays is legal by construction, and made from the log in
+memory; a game kept by ``resume`` was checked once, to keep it, and is read when its turn
+comes, so a resumed run holds no record of the games it kept); and its stop rule: with
+``until_confident``, the run stops after the first deal at which the candidate's paired
+difference is confident.
 
 What the run refuses is a ``RunError``, one line; what it has to say as it goes (a game
 played again, a bot that faulted) goes to the ``say`` and ``written`` it is given.
@@ -47,6 +49,7 @@ from array import array
 from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Final
 
@@ -58,7 +61,7 @@ from bkref.io.batch import Runner
 from bkref.io.diagnostics import printable
 from bkref.io.lazy import Made
 from bkref.io.tournament.folder import TOURNAMENT_FILE, Manifest, manifest_of
-from bkref.io.tournament.records import Schedule, played_record, tournament_record
+from bkref.io.tournament.records import Schedule, TournamentRecord, played_record, tournament_record
 from bkref.io.tournament.tally import Ended, Tally, TournamentStandings
 from bkref.io.writing import write_atomically
 
@@ -122,20 +125,20 @@ class Run:
         names = (job.name for job in self.jobs)
         for temporary in _temporaries(self.folder, names):
             temporary.unlink(missing_ok=True)
-        keep: set[str] = set()
+        keep = bytearray(len(self.jobs))  # 1 for each job whose file is kept: a byte a game
         if self.existing is Existing.resume:
-            for job in self.jobs:
+            for i, job in enumerate(self.jobs):
                 path = self.folder / job.name
                 if path.exists():
                     why = kept(path, job)
                     if why is None:
-                        keep.add(job.name)
+                        keep[i] = 1
                     else:
                         self.say(f"playing {path} again: {why}")
-        played = run(_Left(self.jobs, keep) if keep else self.jobs, runner, self.bots)
+        played = run(_Left(self.jobs, keep) if any(keep) else self.jobs, runner, self.bots)
         try:
-            for job in self.jobs:
-                if job.name in keep:
+            for job, is_kept in zip(self.jobs, keep):
+                if is_kept:
                     yield job, None
                     continue
                 path = self.folder / job.name
@@ -170,16 +173,19 @@ def _temporaries(folder: Path, names: Iterable[str]) -> list[Path]:
     """The temporary files that a run killed while writing one of ``names`` left in ``folder``."""
     pattern = re.compile(r"\.(.+)\.\d+-[0-9a-f]{8}\.tmp")
     left: dict[str, list[Path]] = {}  # by the name of the file each was to be
-    for path in folder.iterdir():
-        if match := pattern.fullmatch(path.name):
-            left.setdefault(match[1], []).append(path)
+    with os.scandir(folder) as entries:  # one entry at a time: a folder of a million games is never a list
+        for entry in entries:
+            if match := pattern.fullmatch(entry.name):
+                left.setdefault(match[1], []).append(folder / entry.name)
     if not left:
         return []
     return sorted(path for name in names if name in left for path in left.pop(name))
 
 
 def kept(path: Path, job: Job) -> str | None:
-    """Why the file at ``path`` is not ``job``'s game, to be played again; None when it is kept."""
+    """Why the file at ``path`` is not ``job``'s game, to be played again; None when it is
+    kept. The only check of a kept file: its record is made from its text when its turn
+    comes (``_record``)."""
     from bkref.game.events import Event, Game
     from bkref.io.diagnostics import EXIT_LEGAL
     from bkref.io.referee import check
@@ -201,12 +207,12 @@ def kept(path: Path, job: Job) -> str | None:
 
 
 class _Left(Made[Job]):
-    """The jobs of ``jobs`` not among those ``kept``, in order (held as their indexes: a resumed
-    run of a million games holds no copy of its jobs)."""
+    """The jobs of ``jobs`` not ``kept`` (a byte each, 1 when kept), in order (held as their
+    indexes: a resumed run of a million games holds no copy of its jobs)."""
 
-    def __init__(self, jobs: Sequence[Job], kept: set[str]) -> None:
+    def __init__(self, jobs: Sequence[Job], kept: bytearray) -> None:
         self.jobs = jobs
-        self.left = array("q", (i for i, job in enumerate(jobs) if job.name not in kept))
+        self.left = array("q", (i for i, is_kept in enumerate(kept) if not is_kept))
 
     def __len__(self) -> int:
         return len(self.left)
@@ -285,8 +291,8 @@ class Tournament:
         per_deal = self.jobs.per_deal
         games = run.games(runner)
         for n, (job, log) in enumerate(games, 1):
-            path = run.folder / job.name  # a game kept (resume) is read; one just played, made from its log
-            tally.add(tournament_record(path) if log is None else played_record(os.fspath(path), log))
+            path = run.folder / job.name
+            tally.add(_record(path, log))
             advance(tally.leader())
             if n % per_deal == 0:
                 tally.close()
@@ -296,6 +302,18 @@ class Tournament:
                     break
         write_manifest(run.folder / TOURNAMENT_FILE, msgspec.structs.replace(self.manifest, ended=ended))
         return tally.standings(ended)
+
+
+def _record(path: Path, log: str | None) -> TournamentRecord:
+    """The record of the game at ``path``: made from its ``log`` just played, or from the file
+    a run kept (``log`` None), read now. A kept file whose text cannot say its record (an end
+    without ``expect``, edited by hand: ``played_record``) is checked again."""
+    if log is None:
+        try:
+            log = path.read_bytes().decode("utf-8", "replace")
+        except OSError as error:
+            raise RunError(f"cannot read {path}: {error.strerror or error}") from None
+    return played_record(os.fspath(path), log) or tournament_record(path)
 
 
 def first_seed(given: int | None, folder: Path, existing: Existing, bots: Sequence[Bot]) -> int:
@@ -330,15 +348,27 @@ def first_seed(given: int | None, folder: Path, existing: Existing, bots: Sequen
 
 def refuse_others(folder: Path, planned: Sequence[Job]) -> None:
     """``RunError`` when ``folder`` holds games of a tournament (by their names) that this one would not
-    write: its standings would count them. Nothing is removed: that is the user's to do."""
-    names = {job.name for job in planned}
-    others = sorted(p.name for p in folder.glob("game-*-deal-*.jsonl") if p.name not in names)
+    write: its standings would count them. Nothing is removed: that is the user's to do. (Game
+    N's name is that of ``planned[N - 1]``, if any: the folder's entries are read one at a time,
+    and no set of the names is made.)"""
+    with os.scandir(folder) as entries:
+        others = sorted(
+            entry.name
+            for entry in entries
+            if fnmatchcase(entry.name, "game-*-deal-*.jsonl") and not _planned(entry.name, planned)
+        )
     if others:
         more = f" and {len(others) - 1} more" if len(others) > 1 else ""
         raise RunError(
             f"{folder} holds games that are not this tournament's ({others[0]}{more}): "
             "remove them, or give another folder"
         )
+
+
+def _planned(name: str, planned: Sequence[Job]) -> bool:
+    """Whether ``name`` is one of the names of ``planned``: that of its game's job."""
+    game = re.match(r"game-(\d+)-", name)
+    return game is not None and 0 < int(game[1]) <= len(planned) and planned[int(game[1]) - 1].name == name
 
 
 def check_manifest(path: Path, manifest: Manifest, existing: Existing) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -56,18 +57,13 @@ def standings(
     from bkref.io.referee import Report, check, log_paths
     from bkref.io.sources import STDIN
     from bkref.io.standings import GameRecord, Status, exit_status, to_csv, to_json
-    from bkref.io.tournament.folder import FolderError, manifest_of
+    from bkref.io.tournament.folder import Files, FolderError, manifest_of
     from bkref.io.tournament.folder import standings as standings_of
     from bkref.io.tournament.tally import TournamentStandings
     from bkref.views.progress import progress
 
-    logs: list[Path | Report] = []
-    refused = []
-    for item in log_paths(paths):
-        if isinstance(item, Report):
-            refused.append(fail(f"{item.path}: {item.diagnostics[0].message}"))
-        else:
-            logs.append(item)
+    logs: Sequence[Path | Report] = log_paths(paths)  # a folder's logs held as their names, packed
+    refused = [fail(f"{item.path}: {item.diagnostics[0].message}") for item in logs if isinstance(item, Report)]
     if refused:
         raise refused[-1]
     try:
@@ -94,8 +90,7 @@ def standings(
         from bkref.views.standingsview import common_folder
         from bkref.views.tournamentview import write_report
 
-        files = [item.path if isinstance(item, Report) else str(item) for item in logs]
-        write_report(result, output.value, sys.stdout, common_folder(files))
+        write_report(result, output.value, sys.stdout, common_folder(Files(logs)))
     elif output is StandingsFormat.text:
         from bkref.views.standingsview import show
 

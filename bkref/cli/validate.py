@@ -74,7 +74,7 @@ def validate(
 
     if quiet and verbose:
         raise fail("--quiet and --verbose cannot be used together")
-    items = list(log_paths(paths))
+    items = log_paths(paths)
     legal_lines = verbose or (len(items) == 1 and not quiet)  # many logs: the problems and the totals
     totals = Totals()
     bar: AbstractContextManager[Callable[[], None]] = progress(len(items), "validate")

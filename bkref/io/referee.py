@@ -11,6 +11,9 @@ A log comes from any ``LogSource``: a path, its text or bytes, an open stream.
 
 from __future__ import annotations
 
+import os
+from array import array
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing
@@ -30,6 +33,7 @@ from bkref.game.flow import gap_players, is_gap
 from bkref.game.position import SQUARE_BIT
 from bkref.game.scoring import resolve_copy
 from bkref.io.diagnostics import Diagnostic, exit_status, rules_status
+from bkref.io.lazy import Made
 from bkref.io.logfile import LineReader, Problem, decode_run
 from bkref.io.sources import STDIN, LogSource, blocks_of, name_of, not_a_file, unreadable
 
@@ -531,27 +535,116 @@ def check(
     return report
 
 
-def log_paths(paths: list[Path]) -> Iterator[Path | Report]:
-    """The logs named by ``paths``: files as given, folders as every ``*.jsonl`` below them
-    (the suffix in any case: ``*.JSONL`` too), sorted.
+def log_paths(paths: list[Path]) -> LogPaths:
+    """The logs named by ``paths`` (``LogPaths``): files as given, folders as every ``*.jsonl``
+    below them (the suffix in any case: ``*.JSONL`` too), sorted.
 
     A path that cannot be a log (missing, or a folder with no log) comes out as a Report
     holding one F1 diagnostic. ``-`` (``STDIN``) comes out as it is.
+
+    >>> logs = log_paths([Path("replays"), Path("no/such.jsonl")])
+    >>> logs[:-1] == sorted(Path("replays").rglob("*.jsonl")), len(logs), logs[-1].diagnostics[0].message
+    (True, 99, 'no such file')
     """
-    for path in paths:
-        if path == STDIN:
-            yield path
-        elif path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".jsonl" and not p.is_dir())
-            if not found:
-                yield _refused(path, "no *.jsonl log in this folder or below it")
-            for log in found:  # a link to nothing, or a named pipe, is reported, not read
-                why = not_a_file(log)
-                yield log if why is None else _refused(log, why)
-        elif path.exists():
-            yield path
+    return LogPaths(paths)
+
+
+class LogPaths(Made[Path | Report]):
+    """The logs named by paths (``log_paths``), in order, each made when asked for: a folder's
+    are held as their names from it, packed (``_Found``), so a folder of a million logs costs
+    their names' bytes, not a ``Path`` each."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        self.parts: list[_Found | Path | Report] = []
+        self.ends = array("q")  # the index after each part's last log
+        for path in paths:
+            part: _Found | Path | Report
+            if path == STDIN:
+                part = path
+            elif path.is_dir():
+                part = _Found(path)
+                if not len(part):
+                    part = _refused(path, "no *.jsonl log in this folder or below it")
+            elif path.exists():
+                part = path
+            else:
+                part = _refused(path, not_a_file(path) or "no such file")
+            self.parts.append(part)
+            self.ends.append(len(self) + (len(part) if isinstance(part, _Found) else 1))
+
+    def __len__(self) -> int:
+        return self.ends[-1] if self.ends else 0
+
+    def make(self, index: int) -> Path | Report:
+        n = bisect_right(self.ends, index)
+        part = self.parts[n]
+        return part.make(index - (self.ends[n - 1] if n else 0)) if isinstance(part, _Found) else part
+
+
+class _Found(Made[Path | Report]):
+    """The ``*.jsonl`` below ``folder``, sorted as their ``Path``s sort (by their parts: a
+    folder's logs before a log named as the folder and more), their paths from it packed in
+    one ``bytes``. Each folder is listed once (``os.scandir``) and its entries sorted; a
+    folder's link is not followed (as ``Path.rglob``), nor a folder that cannot be listed
+    read. An entry that is no file (a link to nothing, a named pipe) comes out as a Report
+    saying why (``not_a_file``)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        names = bytearray()
+        self.ends = array("q")
+        self.refused: dict[int, str] = {}  # by index: the few entries that are no file
+        for name, is_file in _walk(os.fspath(folder), ""):
+            if not is_file and (why := not_a_file(folder / name)) is not None:
+                self.refused[len(self.ends)] = why
+            names += os.fsencode(name)
+            self.ends.append(len(names))
+        self.names = bytes(names)
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def make(self, index: int) -> Path | Report:
+        path = self.folder / os.fsdecode(self.names[self.ends[index - 1] if index else 0 : self.ends[index]])
+        why = self.refused.get(index)
+        return path if why is None else _refused(path, why)
+
+
+def _walk(folder: str, under: str) -> Iterator[tuple[str, bool]]:
+    """The ``*.jsonl`` below ``folder`` (their paths from it, after ``under``), sorted, each
+    with whether it is a file."""
+    logs: dict[str, bool] = {}
+    folders: list[str] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.name)
+                elif _is_log(entry.name) and not _followed(entry.is_dir):
+                    logs[entry.name] = _followed(entry.is_file)
+    except OSError:  # as Path.rglob: a folder that cannot be listed holds no log
+        return
+    below = set(folders)
+    for name in sorted([*logs, *folders]):
+        if name in below:
+            yield from _walk(os.path.join(folder, name), f"{under}{name}{os.sep}")
         else:
-            yield _refused(path, not_a_file(path) or "no such file")
+            yield f"{under}{name}", logs[name]
+
+
+def _is_log(name: str) -> bool:
+    """Whether a file name's suffix (``Path.suffix``: from its last dot, not a leading one) is ``.jsonl``, any case."""
+    dot = name.rfind(".")
+    return dot > 0 and name[dot:].lower() == ".jsonl"
+
+
+def _followed(ask: Callable[[], bool]) -> bool:
+    """What an entry's ``is_dir`` or ``is_file`` says of what its link leads to: False when it
+    cannot be known (a link to nothing, a link loop), as ``Path.is_dir``."""
+    try:
+        return ask()
+    except OSError:
+        return False
 
 
 def _refused(path: Path, message: str) -> Report:

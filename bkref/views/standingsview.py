@@ -7,6 +7,7 @@ anywhere else.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import TextIO
 
 from rich.console import RenderableType
@@ -79,15 +80,25 @@ def result_of(record: GameRecord | TournamentRecord) -> str:
     return f"{record.status}: {problem.rule}{where}{more}"
 
 
-def common_folder(files: list[str]) -> str:
-    """The folder that holds all of ``files``, to name them from (empty for one file, or none).
+def common_folder(files: Iterable[str]) -> str:
+    """The folder that holds all of ``files``, to name them from (empty for one file, or none),
+    taken one by one: a folder of a million logs is never a list.
 
     >>> common_folder(["cup/a.jsonl", "cup/b/c.jsonl"]), common_folder(["a.jsonl", "/cup/b.jsonl"])
     ('cup', '')
+    >>> common_folder(["./cup/a.jsonl", "./cup/b.jsonl"]), common_folder(["cup/a.jsonl"])
+    ('cup', '')
     """
-    folders = [os.path.dirname(f) for f in files]
-    same_kind = len({os.path.isabs(f) for f in folders}) == 1  # a common folder of relative and absolute paths: none
-    return os.path.commonpath(folders) if len(folders) > 1 and same_kind else ""
+    common = last = ""
+    count = 0
+    for file in files:
+        folder = os.path.dirname(file)
+        if count and os.path.isabs(folder) != os.path.isabs(last):  # of relative and absolute paths: none
+            return ""
+        if not count or folder != last:  # the logs of one folder come together: each folder taken once
+            common, last = os.path.commonpath([common, folder] if count else [folder]), folder
+        count += 1
+    return common if count > 1 else ""
 
 
 def _games(standings: Standings) -> Text:

@@ -5,8 +5,8 @@ A tournament's game (``bkref tournament``) is a legal ``bkref/1`` log whose game
 (``rotation``, ``candidate``, ``control`` or ``random``) and the bot in each seat.
 
 - ``records``: what one log gives, a ``TournamentRecord`` (``tournament_record``, a pure
-  function of the log that maps onto processes or a cluster; ``played_record``, of a log a
-  run has just written);
+  function of the log that maps onto processes or a cluster; ``played_record``, from the
+  text of a log a run has just written or kept, not checked again);
 - ``tally``: the standings by bot, kept as running tallies as the records come
   (``Tally``; ``Streamed``, in the order a folder's logs are read), or of records already
   read (``aggregate``): win shares, margins, the candidate's paired difference, head to

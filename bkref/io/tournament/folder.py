@@ -5,13 +5,16 @@ by player.
 
 from __future__ import annotations
 
+import os
 import re
+from array import array
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal
 
 import msgspec
 
+from bkref.io.lazy import Made
 from bkref.io.referee import Report
 from bkref.io.standings import GameRecord, Standings, counts
 from bkref.io.standings import aggregate as aggregate_by_player
@@ -92,7 +95,7 @@ def standings(
             found.append((game, by_bot, meta))
             _after_each(game, meta, read, advance)
         return _reduced(run, found, None, include_illegal)
-    check = FolderCheck(manifest)
+    check = FolderCheck(manifest, Files(paths))
     streamed = Streamed(include_illegal, keep_games)
     left_out = []  # the standings by player, when no game counts
     for game, by_bot, meta in run.map(records, paths):
@@ -112,6 +115,20 @@ def standings(
     if not streamed.tally.counted:
         return aggregate_by_player(left_out, include_illegal)
     return streamed.tally.standings(manifest.ended)
+
+
+class Files(Made[str]):
+    """The file each record of ``logs`` names (what ``records`` gives as ``file``), made when asked for."""
+
+    def __init__(self, logs: Sequence[Path | Report]) -> None:
+        self.logs = logs
+
+    def __len__(self) -> int:
+        return len(self.logs)
+
+    def make(self, index: int) -> str:
+        item = self.logs[index]
+        return item.path if isinstance(item, Report) else os.fspath(item)
 
 
 def _after_each(
@@ -161,13 +178,15 @@ class FolderCheck:
     log edited), two logs of one game of the schedule, a log whose file name (of the form
     ``bkref tournament`` gives it) says another game than its ``meta.tournament``. None of
     these comes from a run, stopped or not: a run writes each game once, under its own name.
-    It holds the first file of each game read, and the problems.
+    It holds where the first log of each game was in the order read (8 bytes a game of the
+    schedule, as ``tournament.json`` counts them; a dict's entry for others), and the
+    problems; ``files`` names the logs in the order they are read.
 
     >>> from bkref.io.tournament.records import BotSeat
     >>> seat = [BotSeat("ann", "new", "greedy", 130, True)]
     >>> one = TournamentRecord("game-000001-deal-000001-rotation-0.jsonl", "legal", 0, None,
     ...     "rotate", 1, 1, "rotation", 0, None, seat)
-    >>> check = FolderCheck()
+    >>> check = FolderCheck(files=[one.file, "game-000002-deal-000001-rotation-1.jsonl"])
     >>> check.add(one)
     >>> check.add(msgspec.structs.replace(one, file="game-000002-deal-000001-rotation-1.jsonl"))
     >>> for problem in check.problems():
@@ -176,12 +195,20 @@ class FolderCheck:
     game-000002-deal-000001-rotation-1.jsonl: its name is not that of game 1 of deal 1 (rotation), as its meta says
     """
 
-    def __init__(self, manifest: Manifest | None = None) -> None:
+    def __init__(self, manifest: Manifest | None = None, files: Sequence[str] = ()) -> None:
         self.manifest = manifest
         """The folder's ``tournament.json``, whose games these logs must be (their schedule,
         candidate, deals and games)."""
-        self.first: dict[int, str] = {}
-        """The first file read of each game of the schedule."""
+        self.files = files
+        self.read = 0
+        """How many logs were read."""
+        games = manifest.games if manifest is not None else None
+        self.first = array("q", [0]) * min(games or 0, len(files))  # no larger than the logs to read
+        """Where the first log of each game of the schedule was read (from 1; 0: none read), by game from 1."""
+        self.first_beyond: dict[int, int] = {}
+        """The same of games beyond ``first`` (none in a folder whose ``tournament.json`` counts its games)."""
+        self.top = 0
+        """The highest game read."""
         self.again: dict[int, list[str]] = {}
         """The other files of a game read twice or more."""
         self.strangers: list[str] = []
@@ -190,6 +217,7 @@ class FolderCheck:
 
     def add(self, t: TournamentRecord) -> None:
         """Check the log of ``t``, the next read."""
+        self.read += 1
         if t.deal is not None:
             self.last_deal = max(self.last_deal, t.deal)
         if not t.in_tournament:
@@ -197,15 +225,22 @@ class FolderCheck:
         elif (other := self._other(t)) is not None:
             self.strangers.append(f"{t.file}: not a game of this tournament ({other})")
         elif t.game is not None:
-            if t.game in self.first:
+            if self._first(t.game):
                 self.again.setdefault(t.game, []).append(t.file)
+            elif 0 < t.game <= len(self.first):
+                self.first[t.game - 1] = self.read
             else:
-                self.first[t.game] = t.file
+                self.first_beyond[t.game] = self.read
+            self.top = max(self.top, t.game)
             said = _named(Path(t.file).name)  # a name of bkref's own form says a game
             if said is not None and said != (t.game, t.deal, t.role):
                 self.misnamed.append(
                     f"{t.file}: its name is not that of game {t.game} of deal {t.deal} ({t.role}), as its meta says"
                 )
+
+    def _first(self, game: int) -> int:
+        """Where the first log of ``game`` was read (from 1), or 0 when none was."""
+        return self.first[game - 1] if 0 < game <= len(self.first) else self.first_beyond.get(game, 0)
 
     def _other(self, t: TournamentRecord) -> str | None:
         """What in ``t``'s ``meta.tournament`` says another tournament than the folder's, if anything."""
@@ -227,7 +262,7 @@ class FolderCheck:
     def problems(self) -> list[str]:
         """The problems of the logs read, a line each naming the files: two logs of one game
         first (by game), then the strangers' and the misnamed logs (in the order read)."""
-        twice = [f"{' and '.join([self.first[game], *files])} are both game {game}"
+        twice = [f"{' and '.join([self.files[self._first(game) - 1], *files])} are both game {game}"
                  for game, files in sorted(self.again.items())]  # fmt: skip
         return [*twice, *self.strangers, *self.misnamed]
 
@@ -246,9 +281,8 @@ class FolderCheck:
         """
         if manifest.ended != "deals":
             return None
-        numbers, last = self.first, self.last_deal
-        top = max(numbers, default=0)
-        gaps = [n for n in range(1, top + 1) if n not in numbers]
+        last, top = self.last_deal, self.top
+        gaps = [n for n in range(1, top + 1) if not self._first(n)]
         if manifest.games is not None and last >= manifest.deals:  # the last deal's last games
             gaps += range(top + 1, manifest.games + 1)
         parts = []

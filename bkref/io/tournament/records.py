@@ -105,12 +105,15 @@ def tournament_record_of(report: Report, game: GameRecord) -> TournamentRecord:
     return _record(game.file, game.status, game.problems, game.first_problem, report.meta, game.players, seats)
 
 
-def played_record(file: str, log: str) -> TournamentRecord:
-    """The record of the log a run has just played and written to ``file``, from the log in
-    memory, not checked again: a game bkref plays is legal by construction (each event is
-    played on the engine's state before it is written, ``bkref.bots.simulate``), and its
-    ``end`` event's ``expect`` holds the engine's final totals. Its game event says the seats
-    and ``meta.tournament``; the winners are the seats with the highest total (E8).
+def played_record(file: str, log: str) -> TournamentRecord | None:
+    """The record of the legal, complete log at ``file`` from its text ``log`` alone, not checked
+    again, or None when its text cannot say it: its first line must be its game event (the
+    seats and ``meta.tournament``), its last line its ``end`` event with an ``expect`` of
+    every seat's total (the engine's final totals: a log bkref plays and writes always has
+    one). The winners are the seats with the highest total (E8). A game bkref plays is legal
+    by construction (each event is played on the engine's state before it is written,
+    ``bkref.bots.simulate``); a game ``--resume`` keeps was checked once, and a legal log's
+    ``expect`` is its totals (a mismatched one is X1).
 
     >>> from bkref.bots.tournament import Bot, log_of_job, schedule, seed_deals
     >>> job = schedule("rotate", 2, [Bot("a", "greedy"), Bot("b", "random")], seed_deals(1, 1), None)[0]
@@ -118,11 +121,17 @@ def played_record(file: str, log: str) -> TournamentRecord:
     >>> record = played_record("g.jsonl", log)
     >>> record == tournament_record(check(log, "g.jsonl")), [(s.bot, s.won) for s in record.seats]
     (True, [('a', True), ('b', False)])
+    >>> played_record("g.jsonl", log.replace(',"expect":', ',"told":')) is None  # an end without expect
+    True
     """
     first, _, rest = log.partition("\n")
-    game = msgspec.json.decode(first, type=Game)
-    end = msgspec.json.decode(rest.rstrip("\n").rpartition("\n")[2], type=End)
-    assert end.expect is not None, "a game bkref plays ends with its final totals"
+    try:
+        game = msgspec.json.decode(first, type=Game)
+        end = msgspec.json.decode(rest.rstrip().rpartition("\n")[2], type=End)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if end.expect is None or not set(game.players) <= end.expect.keys():
+        return None
     totals = [end.expect[p] for p in game.players]
     seats = [(p, total, place == 1) for p, total, place in zip(game.players, totals, places(totals))]
     return _record(file, "legal", 0, None, game.meta, game.players, seats)
