@@ -49,6 +49,7 @@ import os
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -95,6 +96,11 @@ LIMIT_NAMES: Final = {"memory": "memory_mb", "processes": "processes", "file": "
 """The kinds of ``--bot-limit KIND=N`` and the field of ``Limits`` each sets."""
 
 
+MAX_LIMIT: Final = 10**9
+"""The largest ``N`` of ``--bot-limit KIND=N``: a petabyte of memory, 31 years of CPU, as good
+as none; what the kernel can be given of each kind (a larger one was a traceback)."""
+
+
 def parse_limit(limits: Limits, text: str) -> Limits:
     """``limits`` with the limit ``KIND=N`` of ``text`` set; ``ValueError`` naming what is wrong.
 
@@ -106,8 +112,8 @@ def parse_limit(limits: Limits, text: str) -> Limits:
     kind, _, value = text.partition("=")
     if kind not in LIMIT_NAMES:
         raise ValueError(f"KIND=N, KIND one of {', '.join(list(LIMIT_NAMES)[:-1])} or {list(LIMIT_NAMES)[-1]}")
-    if not value.isdigit() or int(value) < 1:
-        raise ValueError(f"{kind}=N, N a whole number from 1 up")
+    if not value.isdigit() or not 1 <= int(value) <= MAX_LIMIT:
+        raise ValueError(f"{kind}=N, N a whole number from 1 to {MAX_LIMIT:,}")
     return msgspec.structs.replace(limits, **{LIMIT_NAMES[kind]: int(value)})
 
 
@@ -132,6 +138,42 @@ class Seal(msgspec.Struct, frozen=True):
         ``OSError`` as ``exec`` would give when its program is not found or not executable."""
         if not self.applies:
             return list(command)
+        options, argv = self._sandbox(command)
+        return [*options, "--", *argv]
+
+    def popen(self, command: Sequence[str]) -> subprocess.Popen[bytes]:
+        """``command`` started as this seal says, through pipes to its standard input, output
+        and error (``OSError`` if it cannot start), in a process group of its own, within the
+        limits (``preexec``). Sealed, bwrap reads its options from a file it is given open
+        (``--args``): its command line, the sandbox's ``/proc/1/cmdline``, is ``bwrap --args N
+        -- COMMAND``, and names none of the paths it hides; it starts with no environment (it
+        would be readable in ``/proc/1/environ``), and gives the bot its own."""
+        argv, given = list(command), None
+        env: dict[str, str] | None = None
+        if self.applies:
+            (bwrap, *options), argv = self._sandbox(command)
+            given = os.memfd_create("bwrap-args", os.MFD_CLOEXEC)  # a file: any length, seen by no other child
+            os.write(given, b"".join(os.fsencode(option) + b"\0" for option in options))
+            os.lseek(given, 0, os.SEEK_SET)
+            argv, env = [bwrap, "--args", str(given), "--", *argv], {}
+        try:
+            return subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                preexec_fn=self.preexec(),
+                pass_fds=() if given is None else (given,),
+                close_fds=True,
+            )
+        finally:
+            if given is not None:
+                os.close(given)  # bwrap closes its own copy once read
+
+    def _sandbox(self, command: Sequence[str]) -> tuple[list[str], list[str]]:
+        """bwrap and its options that seal ``command``, and ``command`` as the bot runs it
+        (``_absolute``)."""
         argv = _absolute(command)
         if argv and shutil.which(argv[0]) is None:  # as starting it unsealed says, not bwrap's status 1
             error = errno.EACCES if os.path.exists(argv[0]) else errno.ENOENT
@@ -140,22 +182,15 @@ class Seal(msgspec.Struct, frozen=True):
         seen = _seen(argv, self.network)
         own = [arg for place in seen for arg in _bind(place)]
         hide = [arg for path in self._out_of_sight(argv, seen) for arg in _hide(path)]
-        return [
+        options = [
             *_bwrap(self.network),
             *("--size", str(self.limits.file_mb * MIB), "--tmpfs", "/tmp"),
             *own,
             *hide,
-            *("--dir", FOLDER, "--chdir", FOLDER),
+            *("--dir", FOLDER, "--chdir", FOLDER, "--remount-ro", "/"),  # the folders that hold its mounts
             *("--clearenv", *env, "--setenv", "HOME", FOLDER, "--setenv", "TMPDIR", FOLDER),
-            "--",
-            *argv,
         ]
-
-    def environment(self) -> dict[str, str] | None:
-        """The environment the command of ``command`` starts in: sealed, none (bwrap, the
-        sandbox's first process, gives the bot its own; its own would be readable there, in
-        ``/proc/1/environ``); else bkref's (None)."""
-        return {} if self.applies else None
+        return options, argv
 
     def _out_of_sight(self, argv: list[str], seen: list[str]) -> list[str]:
         """What the bot run by ``argv`` must not see of what it sees (the system's folders and
@@ -216,7 +251,9 @@ class Seal(msgspec.Struct, frozen=True):
             ):
                 with contextlib.suppress(ValueError, OSError):  # never above a hard limit bkref was given
                     hard = resource.getrlimit(kind)[1]
-                    resource.setrlimit(kind, (value if hard == resource.RLIM_INFINITY else min(value, hard), hard))
+                    infinite = value == resource.RLIM_INFINITY
+                    value = value if hard == resource.RLIM_INFINITY else hard if infinite else min(value, hard)
+                    resource.setrlimit(kind, (value, value))  # hard too: the bot cannot raise it
 
         return start
 
@@ -382,8 +419,9 @@ def _bind(place: str) -> list[str]:
 
 
 def _hide(path: str) -> list[str]:
-    """bwrap's options that show ``path`` empty: a folder with nothing in it, a file of no bytes."""
-    return ["--tmpfs", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
+    """bwrap's options that show ``path`` empty: a folder with nothing in it (and where nothing
+    can be written: its owner is the bot's user), a file of no bytes."""
+    return ["--tmpfs", path, "--remount-ro", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
 
 
 def _bot_files(argv: list[str]) -> set[str]:
@@ -426,12 +464,50 @@ def _bwrap(network: bool) -> list[str]:
             for path in SYSTEM
             for arg in (("--symlink", os.readlink(path), path) if os.path.islink(path) else _bind(path))
         ),
-        *(arg for path in SECRETS if os.path.lexists(path) for arg in _hide(path)),
-        *("--dev", "/dev", "--proc", "/proc"),
+        *(arg for path in _secrets() for arg in _hide(path)),
+        *("--dev", "/dev", "--proc", "/proc", "--remount-ro", "/proc"),  # no sysctl, no sysrq, no irq written
     ]
     if os.getuid() == 0:
         command += ["--cap-drop", "ALL"]
     return command
+
+
+@functools.cache
+def _secrets() -> tuple[str, ...]:
+    """What a sealed bot does not see of the system's folders: the ``SECRETS`` there, and, when
+    bkref runs as root (the bot's user then owns root's files), every file and folder of them
+    that another user could not read (``_unreadable``: found once)."""
+    found = [path for path in SECRETS if os.path.lexists(path)]
+    if os.getuid() == 0:
+        found += _unreadable([path for path in SYSTEM if not os.path.islink(path)])
+    return tuple(
+        path for path in sorted(set(found)) if not any(other != path and _within(path, other) for other in found)
+    )
+
+
+def _unreadable(folders: Sequence[str]) -> list[str]:
+    """The files below ``folders`` that others (not their owner, not their group) may not read,
+    and the folders they may not list or enter (not walked further); no link (bwrap shows a
+    link's target where it lies)."""
+    found = []
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError:
+                continue
+            if stat.S_ISLNK(mode):
+                continue
+            needed = 0o005 if stat.S_ISDIR(mode) else 0o004
+            if mode & needed != needed:
+                found.append(entry.path)
+            elif stat.S_ISDIR(mode):
+                found += _unreadable([entry.path])
+    return found
 
 
 @functools.cache
