@@ -623,9 +623,12 @@ def said_at_first_decision(folder: Path, body: str, seal: Seal | None = None) ->
 
 WRITABLE = """found = []
 for here, folders, files in os.walk('/'):
-    folders[:] = [f for f in folders if not f.isdigit() and f not in ('tmp', 'dev', 'self', 'thread-self')]
+    skipped = ('tmp', 'shm', 'pts', 'self', 'thread-self')  # its own; devpts, which makes terminals, no file
+    folders[:] = [f for f in folders if not f.isdigit() and f not in skipped]
     found += [here] if os.access(here, os.W_OK) else []  # a folder: nothing may be made in it
-    for name in files if here.startswith(('/proc', '/sys', '/etc')) else []:  # elsewhere: its folder says
+    for name in files if here.startswith(('/proc', '/sys', '/etc', '/dev')) else []:  # elsewhere: its folder says
+        if not os.path.isfile(os.path.join(here, name)):
+            continue  # a device (/dev/null, written by all) or a link
         try:
             os.close(os.open(os.path.join(here, name), os.O_WRONLY | os.O_NONBLOCK))  # nothing written
             found.append(os.path.join(here, name))
@@ -644,6 +647,22 @@ def test_a_sealed_bot_can_write_nothing_of_the_machine(folder: Path) -> None:
     (folder / "out").mkdir()
     found, said = said_at_first_decision(folder, WRITABLE, Seal(hidden=(str(folder / "out"),)))
     assert found == [] and "writable: []" in said, said
+
+
+@SEALED
+@pytest.mark.parametrize("where", ["/tmp", "/dev/shm"])
+def test_a_sealed_bots_own_folders_hold_its_file_limit_in_all(folder: Path, where: str) -> None:
+    """Attack: a bot fills its own folders, ``/tmp`` and ``/dev/shm`` (POSIX shared memory),
+    with files each within its limit (``file=1``: two of 768 KiB): the second does not fit (it
+    filled memory without end in ``/dev/shm``, which was bwrap's ``/dev``, of no size)."""
+    body = (
+        "done = []\nfor n in range(2):\n    try:\n"
+        f"        open(f'{where}/fill{{n}}', 'wb').write(bytes(768 << 10)); done.append(n)\n"
+        "    except OSError as error:\n        done.append(error.strerror)\n"
+        "sys.stderr.write('filled: ' + json.dumps(done) + chr(10)); sys.stderr.flush()"
+    )
+    found, said = said_at_first_decision(folder, body, Seal(limits=Limits(file_mb=1)))
+    assert found == [] and 'filled: [0, "No space left on device"]' in said, said
 
 
 @SEALED

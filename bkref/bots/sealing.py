@@ -185,6 +185,7 @@ class Seal(msgspec.Struct, frozen=True):
         options = [
             *_bwrap(self.network),
             *("--size", str(self.limits.file_mb * MIB), "--tmpfs", "/tmp"),
+            *("--size", str(self.limits.file_mb * MIB), "--tmpfs", "/dev/shm"),  # POSIX shared memory
             *own,
             *hide,
             *("--dir", FOLDER, "--chdir", FOLDER, "--remount-ro", "/"),  # the folders that hold its mounts
@@ -465,7 +466,8 @@ def _bwrap(network: bool) -> list[str]:
             for arg in (("--symlink", os.readlink(path), path) if os.path.islink(path) else _bind(path))
         ),
         *(arg for path in _secrets() for arg in _hide(path)),
-        *("--dev", "/dev", "--proc", "/proc", "--remount-ro", "/proc"),  # no sysctl, no sysrq, no irq written
+        *("--dev", "/dev", "--remount-ro", "/dev"),  # its devices, and no file made beside them
+        *("--proc", "/proc", "--remount-ro", "/proc"),  # no sysctl, no sysrq, no irq written
     ]
     if os.getuid() == 0:
         command += ["--cap-drop", "ALL"]
