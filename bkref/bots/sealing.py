@@ -1,31 +1,46 @@
 """A bot program sealed: what a stranger's program may see of the machine, and how much of it it may use.
 
 A bot is a stranger's program. Where the machine allows it (Linux, with bubblewrap's
-``bwrap`` installed and user namespaces allowed), ``Seal.command`` runs it:
+``bwrap`` installed and user namespaces allowed), ``Seal.popen`` starts it:
 
 - in a process namespace of its own: it sees no other process (not bkref's command line,
   which names the seeds of the deals), and every process it starts ends with it, whether
   it called ``setsid`` or not (the namespace ends with its first process, which bwrap
-  ends with bkref: ``--die-with-parent``);
-- on a file system that shows, read-only, the system's folders (``SYSTEM``, less its
-  ``SECRETS``), the programs and libraries of its program's installation (``INSTALLED``)
-  and the folders of the files its command names, never a home (``_seen``), and nothing
-  else of the machine; every path compared and given to the bot as it really is (no ``..``,
-  no link: ``_absolute``); in what it sees, the folders the run writes (its games, the
-  bots' logs), the logs it deals decks from (``--deck``), the runs kept beside it and the
-  other bots' files (``bots``: the folder of each file another bot's command names, or the
-  file alone beside this bot's own) are out of sight at every name it sees them under
-  (``_out_of_sight``), each an empty folder (or an unreadable file) in its view; in a
-  private, empty working folder (``/tmp/bot``, also ``$HOME`` and ``$TMPDIR``) on a private
-  ``/tmp`` of ``file_mb`` at most, gone with the process: a bot keeps no notes from one
-  process to the next;
+  ends with bkref: ``--die-with-parent``); that first process's command line is
+  ``bwrap --args N -- COMMAND``, bwrap reading its options from a file it is given open,
+  so it names none of the paths hidden from the bot;
+- on a file system that shows, read-only, the system's folders (``SYSTEM``, less what is
+  secret there: ``_secrets``), the programs and libraries of its program's installation
+  (``INSTALLED``) and the folders of the files its command names, never a home (``_seen``),
+  and nothing else of the machine; every path compared and given to the bot as it really
+  is (no ``..``, no link: ``_absolute``); in what it sees, the folders the run writes (its
+  games, the bots' logs), the logs it deals decks from (``--deck``), the runs kept beside
+  it and the other bots' files (``bots``: the folder of each file another bot's command
+  names, or the file alone beside this bot's own) are out of sight at every name it sees
+  them under (``_out_of_sight``), each an empty folder (or an unreadable file) in its view;
+  in a private, empty working folder (``/tmp/bot``, also ``$HOME`` and ``$TMPDIR``) on a
+  private ``/tmp`` of ``file_mb`` at most (and a ``/dev/shm`` of as much), gone with the
+  process: a bot keeps no notes from one process to the next. Nothing else may be
+  written: ``/proc`` (``/proc/sys`` above all), ``/dev`` and the folders that hold what it
+  sees are read-only;
 - with a clean environment (``PASSED``: ``PATH``, the locale and the time zone; ``HOME``
   and ``TMPDIR`` its own folder), no network unless ``network`` (the organiser's
   ``--bot-network``), and no capability even when bkref runs as root;
 - within limits (``Limits``: the address space of each process, the processes of its
   user, the size of a file it writes, the CPU time of each process), set with
-  ``setrlimit`` before it starts. The kernel does not limit root's processes: a bkref run
-  as root limits memory, file size and CPU time, and relies on the namespace for the rest.
+  ``setrlimit`` before it starts, soft and hard: it cannot raise them. The kernel does not
+  limit root's processes: a bkref run as root limits memory, file size and CPU time, and
+  relies on the namespace for the rest.
+
+Run as root, a sealed bot is root without capabilities: it owns root's files, and would
+read the system's that only root may read. So what a user other than root could not read
+it does not see: as root, every file of the system's folders that others may not read, and
+every folder they may not list, is hidden as the ``SECRETS`` are (``_unreadable``: found
+once a process, 0.5 s for a ``/usr`` of 140,000 files). Dropping the bot to an unprivileged
+user instead (``setpriv --reuid=65534``, then an unprivileged ``bwrap --unshare-user``)
+would hide them too, but also every file of the bot's that lies in root's folders (a
+``/root/bots``, pytest's ``/tmp/pytest-of-root``, of mode 0700), which the organiser named
+for it to run.
 
 Relative paths in the command that name files bkref sees (``cmd:python3 bots/mine.py``)
 are made absolute, since the bot starts in its own folder. Without bwrap (or where it
