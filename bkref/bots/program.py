@@ -463,7 +463,7 @@ def _says_hello(line: bytes) -> bool:
     """Whether ``line`` is a JSON object of type ``hello``, valid or not: Python's reader too
     takes what msgspec refuses, a string with half a surrogate pair (``"\\ud800"``), say.
 
-    >>> _says_hello(b'{"type":"hello","name":"\\ud800"}'), _says_hello(b"my bot 1.0")
+    >>> _says_hello(b'{"type":"hello","name":"\\\\ud800"}'), _says_hello(b"my bot 1.0")
     (True, False)
     """
     try:
