@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import textwrap
 import threading
 import time
 from pathlib import Path
@@ -31,7 +32,7 @@ from bkref.bots import program as programs
 from bkref.bots.engine import Engine
 from bkref.bots.program import BotFault
 from bkref.bots.protocol import merge_patch, merged, protocol_schema
-from bkref.bots.sealing import Seal
+from bkref.bots.sealing import Limits, Seal, _unreadable
 from bkref.bots.seats import BotOptions, command_of
 from bkref.bots.simulate import simulate, to_jsonl
 from bkref.bots.tournament import run, simulate_jobs
@@ -678,6 +679,167 @@ def test_a_sealed_bot_reads_nothing_of_bkrefs_environment(folder: Path, monkeypa
     assert faults(events) == [] and "s3cr3t" not in said and "ORGANISER_TOKEN" not in said
 
 
+def said_at_first_decision(folder: Path, body: str, seal: Seal | None = None) -> tuple[list[str], str]:
+    """Play a sealed bot that runs ``body`` (which writes what it found to its standard error)
+    at its first decision; its seat's faults and what it said."""
+    logs = folder / "logs"
+    logs.mkdir(exist_ok=True)
+    once = f"def choose(m, count):\n    if count == 1:\n{textwrap.indent(body, '        ')}\n    return 0\n"
+    events = simulate(
+        2, 1, [bot(folder, once), "random"], bots=BotOptions(ms=8000, logs=str(logs), seal=seal or Seal())
+    )
+    assert legal(folder, events)
+    return faults(events), "".join(path.read_text() for path in sorted(logs.iterdir()))
+
+
+WRITABLE = """found = []
+for here, folders, files in os.walk('/'):
+    skipped = ('tmp', 'shm', 'pts', 'self', 'thread-self')  # its own; devpts, which makes terminals, no file
+    folders[:] = [f for f in folders if not f.isdigit() and f not in skipped]
+    found += [here] if os.access(here, os.W_OK) else []  # a folder: nothing may be made in it
+    for name in files if here.startswith(('/proc', '/sys', '/etc', '/dev')) else []:  # elsewhere: its folder says
+        if not os.path.isfile(os.path.join(here, name)):
+            continue  # a device (/dev/null, written by all) or a link
+        try:
+            os.close(os.open(os.path.join(here, name), os.O_WRONLY | os.O_NONBLOCK))  # nothing written
+            found.append(os.path.join(here, name))
+        except OSError:
+            pass
+sys.stderr.write('writable: ' + json.dumps(found) + chr(10)); sys.stderr.flush()"""
+
+
+@SEALED
+def test_a_sealed_bot_can_write_nothing_of_the_machine(folder: Path) -> None:
+    """Attack (found by the audit run as root, where the bot is root without capabilities):
+    a bot looks for anything it may write outside its own ``/tmp`` and ``/dev``: the folders
+    of the machine it sees, ``/proc/sys`` (``kernel/core_pattern`` would run a program as root
+    outside), ``/proc/sysrq-trigger``, every other file of ``/proc`` and ``/etc``, the folders
+    hidden from it. It finds none (each open to write is refused: nothing is written)."""
+    (folder / "out").mkdir()
+    found, said = said_at_first_decision(folder, WRITABLE, Seal(hidden=(str(folder / "out"),)))
+    assert found == [] and "writable: []" in said, said
+
+
+@SEALED
+@pytest.mark.parametrize("where", ["/tmp", "/dev/shm"])
+def test_a_sealed_bots_own_folders_hold_its_file_limit_in_all(folder: Path, where: str) -> None:
+    """Attack: a bot fills its own folders, ``/tmp`` and ``/dev/shm`` (POSIX shared memory),
+    with files each within its limit (``file=1``: two of 768 KiB): the second does not fit (it
+    filled memory without end in ``/dev/shm``, which was bwrap's ``/dev``, of no size)."""
+    body = (
+        "done = []\nfor n in range(2):\n    try:\n"
+        f"        open(f'{where}/fill{{n}}', 'wb').write(bytes(768 << 10)); done.append(n)\n"
+        "    except OSError as error:\n        done.append(error.strerror)\n"
+        "sys.stderr.write('filled: ' + json.dumps(done) + chr(10)); sys.stderr.flush()"
+    )
+    found, said = said_at_first_decision(folder, body, Seal(limits=Limits(file_mb=1)))
+    assert found == [] and 'filled: [0, "No space left on device"]' in said, said
+
+
+@SEALED
+def test_a_sealed_bot_reads_no_file_of_the_system_another_user_could_not(folder: Path) -> None:
+    """Attack: a bot reads every file of the system's folders that others may not read
+    (``/etc/default/cacerts``, a database's ``pg_hba.conf``, ``/etc/shadow``: mode 0600 or
+    0640, and the files of folders of mode 0700), as bkref's user would: run as root, the
+    bot's user owns root's files. It reads none of them (found here by ``find``, not by bkref)."""
+    system = [path for path in ("/etc", "/usr", "/opt", "/nix") if os.path.isdir(path) and not os.path.islink(path)]
+    listed = subprocess.run(
+        [
+            "find",
+            *system,
+            "-xdev",
+            "!",
+            "-type",
+            "l",
+            "(",
+            "!",
+            "-perm",
+            "-o=r",
+            "-o",
+            "-type",
+            "d",
+            "!",
+            "-perm",
+            "-o=x",
+            ")",
+        ],
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    secret = [path for path in listed if os.path.isfile(path)][:200]
+    body = (
+        f"read = []\nfor path in {secret!r}:\n    try:\n        read += [path] if open(path, 'rb').read(1) else []\n"
+        "    except OSError:\n        pass\n"
+        "sys.stderr.write('read: ' + json.dumps(read) + chr(10)); sys.stderr.flush()"
+    )
+    found, said = said_at_first_decision(folder, body)
+    assert found == [] and "read: []" in said, said
+
+
+def test_the_unreadable_files_and_folders_are_found_and_not_walked_into(tmp_path: Path) -> None:
+    modes = {"open": 0o644, "mine": 0o600, "group": 0o640, "run": 0o711, "list": 0o755}
+    for name, mode in modes.items():
+        path = tmp_path / name
+        (path.mkdir if name in ("run", "list") else path.touch)()
+        path.chmod(mode)
+    (tmp_path / "closed").mkdir()
+    (tmp_path / "closed" / "key").write_text("k")
+    (tmp_path / "closed").chmod(0o700)
+    (tmp_path / "list" / "key").write_text("k")
+    (tmp_path / "list" / "key").chmod(0o600)
+    (tmp_path / "link").symlink_to(tmp_path / "mine")
+    found = sorted(_unreadable([str(tmp_path)]))
+    assert found == [str(tmp_path / name) for name in ("closed", "group", "list/key", "mine", "run")]
+
+
+RAISE = """import resource
+for kind in (resource.RLIMIT_AS, resource.RLIMIT_CPU):
+    soft, hard = resource.getrlimit(kind)
+    try:
+        resource.setrlimit(kind, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    except (ValueError, OSError):
+        resource.setrlimit(kind, (hard, hard))
+"""
+
+
+@SEALED
+@pytest.mark.parametrize(
+    ("limits", "use"),
+    [
+        (Limits(memory_mb=256), "hog = bytearray(1 << 30)\nhog[::4096] = b'x' * len(hog[::4096])\n"),
+        (Limits(cpu_seconds=1), "import time\nwhile time.process_time() < 3:\n    pass\n"),
+    ],
+    ids=["memory", "cpu"],
+)
+def test_a_bot_that_raises_its_limits_is_stopped_at_them(folder: Path, limits: Limits, use: str) -> None:
+    """Attack (the audit's): a bot raises its limits as far as it may (a soft limit up to its
+    hard one, which was unlimited), then takes 1 GiB under ``memory=256``, or 3 s of CPU under
+    ``cpu=1``. The hard limits are the limits: it dies at each of its decisions, 3 exit faults."""
+    body = f"{RAISE}def choose(m, count):\n{textwrap.indent(use, '    ')}    return 0\n"
+    events = simulate(2, 1, [bot(folder, body), "random"], bots=BotOptions(ms=8000, seal=Seal(limits=limits)))
+    assert faults(events) == ["exit"] * 3 and legal(folder, events)
+
+
+@SEALED
+def test_the_sandboxs_first_process_names_no_hidden_path(folder: Path) -> None:
+    """Attack: a bot reads the command line of its sandbox's first process (bwrap's,
+    ``/proc/1/cmdline``), which named every path hidden from it (the run's output, the decks,
+    the other bots' folders). bwrap reads its options from a file it was given open: its
+    command line is ``bwrap --args N -- COMMAND``."""
+    secret = folder / "out-of-sight"
+    secret.mkdir()
+    body = "sys.stderr.write('first: ' + json.dumps(open('/proc/1/cmdline').read().split(chr(0))) + chr(10))"
+    found, said = said_at_first_decision(folder, body, Seal(hidden=(str(secret),)))
+    line = next(line for line in said.splitlines() if line.startswith("first: "))
+    first = json.loads(line.removeprefix("first: "))
+    assert found == [] and str(secret) not in said
+    assert (
+        first[1:2] == ["--args"]
+        and first[2].isdigit()
+        and first[3:] == ["--", sys.executable, str(folder / "bot.py"), ""]
+    )
+
+
 def _within_path(path: str, folder: Path) -> bool:
     return path == str(folder) or path.startswith(f"{folder}{os.sep}")
 
@@ -734,6 +896,19 @@ def test_a_bot_that_floods_before_its_hello_is_given_up_at_the_deadline(
     with pytest.raises(BotFault, match="no hello within"):
         program.start()
     assert time.monotonic() - started < 5 and program.stray == [("output", 0)]
+
+
+@pytest.mark.skipif(not programs.__file__.endswith(".py"), reason="a compiled module cannot be patched")
+def test_a_banner_and_no_hello_is_said_with_the_banner(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that prints a banner and never says hello (the audit's): given up at the deadline
+    (10 s; 0.5 s here), with its banner named, an output fault in ``stray``."""
+    monkeypatch.setattr(programs, "HELLO_SECONDS", 0.5)
+    (folder / "banner.py").write_text("import time\nprint('my bot 1.0, ready', flush=True)\ntime.sleep(600)\n")
+    program = programs.Program([sys.executable, str(folder / "banner.py")], seal=TRUSTED)
+    with pytest.raises(BotFault) as raised:
+        program.start()
+    assert str(raised.value) == "exit: no hello within 10 s, only other lines, the first 'my bot 1.0, ready'"
+    assert program.stray == [("output", 0)]
 
 
 def test_a_bots_standard_error_is_drained_when_its_log_cannot_be_written() -> None:
@@ -837,6 +1012,8 @@ def test_a_bot_that_cannot_start_stops_the_run_before_any_game(bkref, folder: Pa
         ('{"type":"hello","protocol":"uci","name":"b","version":"1"}', "its hello speaks 'uci', not 'bkbot/1'"),
         ('{"type":"hello","protocol":"bkbot/1","name":"' + "b" * 257 + '","version":"1"}',
          "its hello is not bkbot/1's: expected `str` of length <= 256 - at `$.name`"),  # each game's log records it
+        ('{"type":"hello","protocol":"bkbot/1","name":"\\ud800","version":"1"}',  # half a surrogate pair
+         "its hello is not bkbot/1's: JSON is malformed: unexpected end of escaped utf-16 surrogate pair (byte 51)"),
     ],
 )  # fmt: skip
 def test_a_hello_that_is_not_bkbot1s_is_said_at_once(bkref, folder: Path, hello: str, why: str) -> None:
@@ -1113,6 +1290,23 @@ def test_the_command_line_deck_and_bot_options(bkref, folder: Path) -> None:
     assert refused.stderr == (
         f"bkref: error: {folder / 'nodeck.jsonl'}:1: the game event gives no deck; --deck needs one\n"
     )
+
+
+@pytest.mark.parametrize(
+    "limit", ["memory=17592186044416", "file=99999999999999", "cpu=99999999999999999999", "processes=1000000001"]
+)
+def test_a_bot_limit_past_what_the_kernel_takes_is_refused_in_one_line(bkref, folder: Path, limit: str) -> None:
+    """The audit's limits, larger than a kernel's limit can be: refused as any bad option
+    (they ended in a traceback from the bot's start). The largest allowed plays."""
+    spec = bot(folder, LAST)
+    refused = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--bot-limit", limit)
+    kind = limit.partition("=")[0]
+    assert (refused.exit_code, refused.stderr) == (
+        2,
+        f"bkref: error: --bot-limit must be {kind}=N, N a whole number from 1 to 1,000,000,000, not {limit!r}\n",
+    )
+    largest = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--bot-limit", f"{kind}=1000000000")
+    assert largest.exit_code == 0, largest.stderr
 
 
 @pytest.mark.usefixtures("ctrl_c_as_in_a_terminal")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import json
 import math
 import os
 import select
@@ -150,15 +151,7 @@ class Program:
         self._eof = self._skipping = self._exited = False
         self._view = None
         try:
-            self.process = subprocess.Popen(
-                self.seal.command(self.command),
-                env=self.seal.environment(),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                preexec_fn=self.seal.preexec(),
-                close_fds=True,
-            )
+            self.process = self.seal.popen(self.command)
         except OSError as error:
             raise BotFault("exit", f"cannot start {' '.join(self.command)}: {error.strerror or error}") from None
         _LIVE.add(self)
@@ -172,6 +165,7 @@ class Program:
         os.set_blocking(self.process.stdout.fileno(), False)
         self.send(Hello())
         deadline = time.monotonic() + HELLO_SECONDS
+        first: str | None = None  # the first line it wrote that is not its hello (a banner)
         while True:  # the deadline holds however much it writes before its hello
             line = self._wait_line(deadline) if time.monotonic() < deadline else None
             if line is None:
@@ -183,22 +177,23 @@ class Program:
                 said = self.last_said()
                 if ended is not None:  # it ended before its hello: no wait of 10 s was spent
                     raise BotFault("exit", f"it exited with status {ended} before its hello{said}")
-                raise BotFault("exit", f"no hello within 10 s{said}")
+                wrote = f", only other lines, the first {first!r}" if first is not None else ""
+                raise BotFault("exit", f"no hello within 10 s{wrote}{said}")
             try:
-                reply = decode_reply(line)
+                reply: object = decode_reply(line)
             except (msgspec.DecodeError, msgspec.ValidationError) as error:
                 if _says_hello(line):  # a hello all the same: said now, not after 10 s of waiting
                     self.kill()
                     raise BotFault("exit", f"its hello is not bkbot/1's: {_worded(error)}") from None
-                self.strayed("output")  # a line before its hello
-                continue
+                reply = None
             if isinstance(reply, BotHello):
                 if reply.protocol != PROTOCOL:
                     self.kill()
                     raise BotFault("exit", f"its hello speaks {reply.protocol!r}, not {PROTOCOL!r}")
                 self.name, self.version, self.views = reply.name, reply.version, reply.views
                 return
-            self.strayed("output")  # a move before its hello
+            self.strayed("output")  # a line before its hello (a banner), or a move
+            first = line[:80].decode(errors="replace") if first is None else first
 
     def strayed(self, kind: str, decide_id: int | None = None) -> None:
         """A line the bot wrote out of turn, a fault of ``kind`` after the decision ``decide_id``
@@ -465,11 +460,19 @@ def _wait_ended(pid: int, seconds: float = QUIT_SECONDS) -> None:
 
 
 def _says_hello(line: bytes) -> bool:
-    """Whether ``line`` is a JSON object of type ``hello``, valid or not."""
+    """Whether ``line`` is a JSON object of type ``hello``, valid or not: Python's reader too
+    takes what msgspec refuses, a string with half a surrogate pair (``"\\ud800"``), say.
+
+    >>> _says_hello(b'{"type":"hello","name":"\\\\ud800"}'), _says_hello(b"my bot 1.0")
+    (True, False)
+    """
     try:
         message = msgspec.json.decode(line)
     except msgspec.DecodeError:
-        return False
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError):  # not JSON, or nested past Python's stack
+            return False
     return isinstance(message, dict) and message.get("type") == "hello"
 
 
@@ -478,9 +481,11 @@ def _worded(error: Exception) -> str:
 
     >>> _worded(msgspec.ValidationError("Object missing required field `version`"))
     'object missing required field `version`'
+    >>> _worded(msgspec.DecodeError("JSON is malformed: unexpected end of escaped utf-16 surrogate pair"))
+    'JSON is malformed: unexpected end of escaped utf-16 surrogate pair'
     """
     text = str(error)
-    return text[:1].lower() + text[1:]
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
 def _stray(line: bytes, dropped: set[int]) -> str:

@@ -1,34 +1,46 @@
 """A bot program sealed: what a stranger's program may see of the machine, and how much of it it may use.
 
 A bot is a stranger's program. Where the machine allows it (Linux, with bubblewrap's
-``bwrap`` installed and user namespaces allowed), ``Seal.command`` runs it:
+``bwrap`` installed and user namespaces allowed), ``Seal.popen`` starts it:
 
 - in a process namespace of its own: it sees no other process (not bkref's command line,
   which names the seeds of the deals), and every process it starts ends with it, whether
   it called ``setsid`` or not (the namespace ends with its first process, which bwrap
-  ends with bkref: ``--die-with-parent``);
-- on a file system that shows, read-only, the system's folders (``SYSTEM``, less its
-  ``SECRETS``), the programs and libraries of its program's installation (``INSTALLED``)
-  and the folders of the files its command names, never a home (``_seen``), and nothing
-  else of the machine; every path compared and given to the bot as it really is (no ``..``,
-  no link: ``_absolute``); in what it sees, the folders the run writes (its games, the
-  bots' logs), the logs it deals decks from (``--deck``), the runs kept beside it and the
-  other bots' files (``bots``: the folder of each file another bot's command names, or the
-  file alone beside this bot's own) are out of sight at every name it sees them under
-  (``_out_of_sight``), each an empty folder (or an unreadable file) in its view; in a
-  private, empty working folder (``/tmp/bot``, also ``$HOME`` and ``$TMPDIR``) on a private
-  ``/tmp`` of ``file_mb`` at most, gone with the process: a bot keeps no notes from one
-  process to the next;
+  ends with bkref: ``--die-with-parent``); that first process's command line is
+  ``bwrap --args N -- COMMAND``, bwrap reading its options from a file it is given open,
+  so it names none of the paths hidden from the bot;
+- on a file system that shows, read-only, the system's folders (``SYSTEM``, less what is
+  secret there: ``_secrets``), the programs and libraries of its program's installation
+  (``INSTALLED``) and the folders of the files its command names, never a home (``_seen``),
+  and nothing else of the machine; every path compared and given to the bot as it really
+  is (no ``..``, no link: ``_absolute``); in what it sees, the folders the run writes (its
+  games, the bots' logs), the logs it deals decks from (``--deck``), the runs kept beside
+  it and the other bots' files (``bots``: the folder of each file another bot's command
+  names, or the file alone beside this bot's own) are out of sight at every name it sees
+  them under (``_out_of_sight``), each an empty folder (or an unreadable file) in its view;
+  in a private, empty working folder (``/tmp/bot``, also ``$HOME`` and ``$TMPDIR``) on a
+  private ``/tmp`` of ``file_mb`` at most (and a ``/dev/shm`` of as much), gone with the
+  process: a bot keeps no notes from one process to the next. Nothing else may be
+  written: ``/proc`` (``/proc/sys`` above all), ``/dev`` and the folders that hold what it
+  sees are read-only;
 - with a clean environment (``PASSED``: ``PATH``, the locale and the time zone; ``HOME``
   and ``TMPDIR`` its own folder), no network unless ``network`` (the organiser's
-  ``--bot-network``), and no capability even when bkref runs as root; the kernel's
-  settings read-only (``PROC_COVERED``), and, run as root, what only root may read of the
-  system's folders out of sight (``_root_only``);
+  ``--bot-network``), and no capability even when bkref runs as root;
 - within limits (``Limits``: the address space of each process, the processes of its
-  user, the size of a file it writes, the CPU time of each process), set as hard limits
-  with ``setrlimit`` before it starts (a bot may lower them, never raise them). The kernel
-  does not limit root's processes: a bkref run as root limits memory, file size and CPU
-  time, and relies on the namespace for the rest.
+  user, the size of a file it writes, the CPU time of each process), set with
+  ``setrlimit`` before it starts, soft and hard: it cannot raise them. The kernel does not
+  limit root's processes: a bkref run as root limits memory, file size and CPU time, and
+  relies on the namespace for the rest.
+
+Run as root, a sealed bot is root without capabilities: it owns root's files, and would
+read the system's that only root may read. So what a user other than root could not read
+it does not see: as root, every file of the system's folders that others may not read, and
+every folder they may not list, is hidden as the ``SECRETS`` are (``_unreadable``: found
+once a process, 0.5 s for a ``/usr`` of 140,000 files). Dropping the bot to an unprivileged
+user instead (``setpriv --reuid=65534``, then an unprivileged ``bwrap --unshare-user``)
+would hide them too, but also every file of the bot's that lies in root's folders (a
+``/root/bots``, pytest's ``/tmp/pytest-of-root``, of mode 0700), which the organiser named
+for it to run.
 
 Relative paths in the command that name files bkref sees (``cmd:python3 bots/mine.py``)
 are made absolute, since the bot starts in its own folder. Without bwrap (or where it
@@ -75,11 +87,6 @@ SYSTEM: Final = tuple(
 )
 """The machine's folders a sealed bot sees (read-only): its programs, libraries and settings."""
 
-PROC_COVERED: Final = tuple(f"/proc/{entry}" for entry in ("sys", "sysrq-trigger", "irq", "bus", "mtrr", "pressure"))
-"""What of the sandbox's /proc is shown read-only (where it is there): the kernel's settings
-(``/proc/sys``: a bot run as root could change them for the whole machine), the key that
-reboots it, its interrupts, buses, memory ranges and pressure triggers."""
-
 SECRETS: Final = (
     *("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/security/opasswd"),
     *("/etc/ssh", "/etc/ssl/private", "/etc/sudoers", "/etc/sudoers.d"),
@@ -102,8 +109,11 @@ class Limits(msgspec.Struct, frozen=True):
 
 LIMIT_NAMES: Final = {"memory": "memory_mb", "processes": "processes", "file": "file_mb", "cpu": "cpu_seconds"}
 """The kinds of ``--bot-limit KIND=N`` and the field of ``Limits`` each sets."""
-LIMIT_MOST: Final = 1_000_000_000
-"""The largest ``N`` of a limit (a billion MiB, processes or seconds): any more would not fit the kernel's."""
+
+
+MAX_LIMIT: Final = 10**9
+"""The largest ``N`` of ``--bot-limit KIND=N``: a petabyte of memory, 31 years of CPU, as good
+as none; what the kernel can be given of each kind (a larger one was a traceback)."""
 
 
 def parse_limit(limits: Limits, text: str) -> Limits:
@@ -117,8 +127,8 @@ def parse_limit(limits: Limits, text: str) -> Limits:
     kind, _, value = text.partition("=")
     if kind not in LIMIT_NAMES:
         raise ValueError(f"KIND=N, KIND one of {', '.join(list(LIMIT_NAMES)[:-1])} or {list(LIMIT_NAMES)[-1]}")
-    if not value.isdigit() or not 1 <= int(value) <= LIMIT_MOST:
-        raise ValueError(f"{kind}=N, N a whole number from 1 to {LIMIT_MOST:,}")
+    if not value.isdigit() or not 1 <= int(value) <= MAX_LIMIT:
+        raise ValueError(f"{kind}=N, N a whole number from 1 to {MAX_LIMIT:,}")
     return msgspec.structs.replace(limits, **{LIMIT_NAMES[kind]: int(value)})
 
 
@@ -143,6 +153,42 @@ class Seal(msgspec.Struct, frozen=True):
         ``OSError`` as ``exec`` would give when its program is not found or not executable."""
         if not self.applies:
             return list(command)
+        options, argv = self._sandbox(command)
+        return [*options, "--", *argv]
+
+    def popen(self, command: Sequence[str]) -> subprocess.Popen[bytes]:
+        """``command`` started as this seal says, through pipes to its standard input, output
+        and error (``OSError`` if it cannot start), in a process group of its own, within the
+        limits (``preexec``). Sealed, bwrap reads its options from a file it is given open
+        (``--args``): its command line, the sandbox's ``/proc/1/cmdline``, is ``bwrap --args N
+        -- COMMAND``, and names none of the paths it hides; it starts with no environment (it
+        would be readable in ``/proc/1/environ``), and gives the bot its own."""
+        argv, given = list(command), None
+        env: dict[str, str] | None = None
+        if self.applies:
+            (bwrap, *options), argv = self._sandbox(command)
+            given = os.memfd_create("bwrap-args", os.MFD_CLOEXEC)  # a file: any length, seen by no other child
+            os.write(given, b"".join(os.fsencode(option) + b"\0" for option in options))
+            os.lseek(given, 0, os.SEEK_SET)
+            argv, env = [bwrap, "--args", str(given), "--", *argv], {}
+        try:
+            return subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                preexec_fn=self.preexec(),
+                pass_fds=() if given is None else (given,),
+                close_fds=True,
+            )
+        finally:
+            if given is not None:
+                os.close(given)  # bwrap closes its own copy once read
+
+    def _sandbox(self, command: Sequence[str]) -> tuple[list[str], list[str]]:
+        """bwrap and its options that seal ``command``, and ``command`` as the bot runs it
+        (``_absolute``)."""
         argv = _absolute(command)
         if argv and shutil.which(argv[0]) is None:  # as starting it unsealed says, not bwrap's status 1
             error = errno.EACCES if os.path.exists(argv[0]) else errno.ENOENT
@@ -151,22 +197,16 @@ class Seal(msgspec.Struct, frozen=True):
         seen = _seen(argv, self.network)
         own = [arg for place in seen for arg in _bind(place)]
         hide = [arg for path in self._out_of_sight(argv, seen) for arg in _hide(path)]
-        return [
+        options = [
             *_bwrap(self.network),
             *("--size", str(self.limits.file_mb * MIB), "--tmpfs", "/tmp"),
+            *("--size", str(self.limits.file_mb * MIB), "--tmpfs", "/dev/shm"),  # POSIX shared memory
             *own,
             *hide,
-            *("--dir", FOLDER, "--chdir", FOLDER),
+            *("--dir", FOLDER, "--chdir", FOLDER, "--remount-ro", "/"),  # the folders that hold its mounts
             *("--clearenv", *env, "--setenv", "HOME", FOLDER, "--setenv", "TMPDIR", FOLDER),
-            "--",
-            *argv,
         ]
-
-    def environment(self) -> dict[str, str] | None:
-        """The environment the command of ``command`` starts in: sealed, none (bwrap, the
-        sandbox's first process, gives the bot its own; its own would be readable there, in
-        ``/proc/1/environ``); else bkref's (None)."""
-        return {} if self.applies else None
+        return options, argv
 
     def _out_of_sight(self, argv: list[str], seen: list[str]) -> list[str]:
         """What the bot run by ``argv`` must not see of what it sees (the system's folders and
@@ -219,18 +259,17 @@ class Seal(msgspec.Struct, frozen=True):
             os.setsid()
             if prctl is not None:  # killed when the thread that started it ends (bkref's, or a worker's)
                 prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-            for kind, value, grace in (
-                (resource.RLIMIT_AS, limits.memory_mb * MIB, 0),
-                (resource.RLIMIT_FSIZE, limits.file_mb * MIB, 0),
-                (resource.RLIMIT_CPU, limits.cpu_seconds, 1),  # SIGXCPU at the limit, SIGKILL a second on
-                (resource.RLIMIT_NPROC, processes, 0),
+            for kind, value in (
+                (resource.RLIMIT_AS, limits.memory_mb * MIB),
+                (resource.RLIMIT_FSIZE, limits.file_mb * MIB),
+                (resource.RLIMIT_CPU, limits.cpu_seconds),
+                (resource.RLIMIT_NPROC, processes),
             ):
                 with contextlib.suppress(ValueError, OSError):  # never above a hard limit bkref was given
                     hard = resource.getrlimit(kind)[1]
-                    soft = value if hard == resource.RLIM_INFINITY else min(value, hard)
-                    # the hard limit too: a bot may lower its limits, never raise them
-                    top = soft if soft == resource.RLIM_INFINITY else soft + grace
-                    resource.setrlimit(kind, (soft, top if hard == resource.RLIM_INFINITY else min(top, hard)))
+                    infinite = value == resource.RLIM_INFINITY
+                    value = value if hard == resource.RLIM_INFINITY else hard if infinite else min(value, hard)
+                    resource.setrlimit(kind, (value, value))  # hard too: the bot cannot raise it
 
         return start
 
@@ -396,8 +435,9 @@ def _bind(place: str) -> list[str]:
 
 
 def _hide(path: str) -> list[str]:
-    """bwrap's options that show ``path`` empty: a folder with nothing in it, a file of no bytes."""
-    return ["--tmpfs", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
+    """bwrap's options that show ``path`` empty: a folder with nothing in it (and where nothing
+    can be written: its owner is the bot's user), a file of no bytes."""
+    return ["--tmpfs", path, "--remount-ro", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
 
 
 def _bot_files(argv: list[str]) -> set[str]:
@@ -440,45 +480,51 @@ def _bwrap(network: bool) -> list[str]:
             for path in SYSTEM
             for arg in (("--symlink", os.readlink(path), path) if os.path.islink(path) else _bind(path))
         ),
-        *(arg for path in SECRETS if os.path.lexists(path) for arg in _hide(path)),
-        *("--dev", "/dev", "--proc", "/proc"),
-        *(arg for entry in PROC_COVERED for arg in ("--ro-bind-try", entry, entry)),
+        *(arg for path in _secrets() for arg in _hide(path)),
+        *("--dev", "/dev", "--remount-ro", "/dev"),  # its devices, and no file made beside them
+        *("--proc", "/proc", "--remount-ro", "/proc"),  # no sysctl, no sysrq, no irq written
     ]
     if os.getuid() == 0:
-        command += [arg for path in _root_only() for arg in _hide(path)]
         command += ["--cap-drop", "ALL"]
     return command
 
 
 @functools.cache
-def _root_only() -> tuple[str, ...]:
-    """The files and folders of ``SYSTEM`` that only root may read (no read permission for
-    others; a folder also none to pass through it), found once: run as root, a bot has no
-    capability, but root owns them. /etc/shadow, a database's settings, a private key."""
-    found: list[str] = []
-    for top in SYSTEM:
-        if not os.path.islink(top):
-            _walk_root_only(top, found)
-    return tuple(found)
+def _secrets() -> tuple[str, ...]:
+    """What a sealed bot does not see of the system's folders: the ``SECRETS`` there, and, when
+    bkref runs as root (the bot's user then owns root's files), every file and folder of them
+    that another user could not read (``_unreadable``: found once)."""
+    found = [path for path in SECRETS if os.path.lexists(path)]
+    if os.getuid() == 0:
+        found += _unreadable([path for path in SYSTEM if not os.path.islink(path)])
+    return tuple(
+        path for path in sorted(set(found)) if not any(other != path and _within(path, other) for other in found)
+    )
 
 
-def _walk_root_only(folder: str, found: list[str]) -> None:
-    try:
-        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
-    except OSError:
-        return
-    for entry in entries:
+def _unreadable(folders: Sequence[str]) -> list[str]:
+    """The files below ``folders`` that others (not their owner, not their group) may not read,
+    and the folders they may not list or enter (not walked further); no link (bwrap shows a
+    link's target where it lies)."""
+    found = []
+    for folder in folders:
         try:
-            mode = entry.stat(follow_symlinks=False).st_mode
+            entries = list(os.scandir(folder))
         except OSError:
             continue
-        if stat.S_ISDIR(mode):
-            if mode & (stat.S_IROTH | stat.S_IXOTH) != stat.S_IROTH | stat.S_IXOTH:
+        for entry in entries:
+            try:
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError:
+                continue
+            if stat.S_ISLNK(mode):
+                continue
+            needed = 0o005 if stat.S_ISDIR(mode) else 0o004
+            if mode & needed != needed:
                 found.append(entry.path)
-            else:
-                _walk_root_only(entry.path, found)
-        elif not stat.S_ISLNK(mode) and not mode & stat.S_IROTH:
-            found.append(entry.path)
+            elif stat.S_ISDIR(mode):
+                found += _unreadable([entry.path])
+    return found
 
 
 @functools.cache
