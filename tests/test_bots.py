@@ -8,7 +8,6 @@ Run ``python -m tests.test_bots`` to rewrite ``schemas/bkbot-1.schema.json``.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import re
@@ -270,76 +269,6 @@ def test_a_sealed_bot_that_takes_6_gib_is_stopped_below_it(folder: Path) -> None
     body = "def choose(m, count):\n    hog = bytearray(6 << 30)\n    return len(hog) % 1\n"
     events = simulate(2, 1, [bot(folder, body), "random"], bots=BotOptions(ms=5000))
     assert faults(events) == ["exit"] * 3 and legal(folder, events)
-
-
-@SEALED
-def test_a_bot_cannot_raise_its_limits_above_those_it_was_given(folder: Path) -> None:
-    """Attack: the bot raises its limits as far as the kernel lets it, then asks for 6 GiB. Its
-    hard limits are its limits (a process may lower its limits, never raise them): the
-    allocation fails, as under its first limits, and the bot dies (exit faults)."""
-    body = (
-        "import resource\n"
-        "def choose(m, count):\n"
-        "    for kind in (resource.RLIMIT_AS, resource.RLIMIT_CPU, resource.RLIMIT_FSIZE):\n"
-        "        try:\n"
-        "            resource.setrlimit(kind, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))\n"
-        "        except (ValueError, OSError):\n"
-        "            resource.setrlimit(kind, (resource.getrlimit(kind)[1],) * 2)\n"
-        "    hog = bytearray(6 << 30)\n"
-        "    return len(hog) % 1\n"
-    )
-    events = simulate(2, 1, [bot(folder, body), "random"], bots=BotOptions(ms=5000))
-    assert faults(events) == ["exit"] * 3 and legal(folder, events)
-
-
-@pytest.fixture
-def system_folder(monkeypatch: pytest.MonkeyPatch):
-    """A folder of the system's, as sealing shows them (``SYSTEM``), made for a test: not in /tmp,
-    which the sandbox shows as its own, nor in a bot's folder, whose files are its own."""
-    from bkref.bots import sealing
-
-    system = Path(tempfile.mkdtemp(dir="/var/tmp"))
-    system.chmod(0o755)
-    monkeypatch.setattr(sealing, "SYSTEM", (*sealing.SYSTEM, str(system)))
-    monkeypatch.setattr(sealing, "_root_only", functools.cache(sealing._root_only.__wrapped__))
-    yield system
-    shutil.rmtree(system)
-
-
-@SEALED
-@pytest.mark.skipif(os.getuid() != 0, reason="root's own reach: a bot of another user has none of it")
-def test_a_bot_of_bkref_run_as_root_changes_no_setting_and_reads_nothing_only_root_may(
-    folder: Path, system_folder: Path
-) -> None:
-    """Attack, bkref run as root (as in a CI container): the bot is root without capabilities.
-    It writes a kernel setting back as it is (/proc/sys holds the whole machine's), and reads
-    a file of a system folder that only root may read (a database's password file, say). The
-    sandbox shows /proc/sys read-only, and the file empty or not at all: a bot that managed
-    either would answer an index out of range (a fault)."""
-    (system_folder / "key").write_text("s3cret")
-    (system_folder / "key").chmod(0o600)
-    (system_folder / "seen").write_text("public")
-    body = (
-        f"SYSTEM = {str(system_folder)!r}\n"
-        "def choose(m, count):\n"
-        "    with open(SYSTEM + '/seen') as seen:\n"
-        "        assert seen.read() == 'public'  # the folder is there, as the system's are\n"
-        "    try:\n"
-        "        with open(SYSTEM + '/key') as key:\n"
-        "            if key.read():\n"
-        "                return 999\n"
-        "    except OSError:\n"
-        "        pass\n"
-        "    setting = open('/proc/sys/vm/swappiness').read()\n"
-        "    try:\n"
-        "        with open('/proc/sys/vm/swappiness', 'w') as changed:\n"
-        "            changed.write(setting)\n"
-        "        return 999\n"
-        "    except OSError:\n"
-        "        return 0\n"
-    )
-    events = simulate(2, 1, [bot(folder, body), "random"], bots=BotOptions(ms=5000))
-    assert faults(events) == [] and legal(folder, events)
 
 
 CHEAT = (  # a bot that looks everywhere a program can for what its player may not know
