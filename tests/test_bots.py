@@ -470,6 +470,28 @@ def test_a_sealed_bot_does_not_see_the_log_simulate_deals_from(bkref, tmp_path: 
 
 
 @SEALED
+def test_a_sealed_bot_does_not_see_the_log_simulate_writes_over(bkref, tmp_path: Path) -> None:
+    """Attack: a bot reads the file ``simulate -o`` is about to replace (an earlier run's deal).
+    Sealed, it cannot; unsealed, it reads it. A seat of a bot program under a small seed is warned."""
+    example = ROOT / "examples" / "bots" / "random_bot.py"
+    written = tmp_path / "game.jsonl"
+    (tmp_path / "spy.py").write_text(SPY.replace("LOOKED", repr([str(written)])))
+    found = []
+    for sealed in ([], ["--unsealed"]):
+        assert bkref("simulate", "--players", 2, "--seed", 3, "-o", written).exit_code == 0
+        before = written.read_text()
+        logs = tmp_path / f"logs{len(sealed)}"
+        policy = f"cmd:{sys.executable} {tmp_path / 'spy.py'} {example}"
+        made = bkref(
+            "simulate", "--players", 2, "--seed", 3, "--policy", policy, *sealed, "--bot-logs", logs, "-o", written
+        )
+        assert made.exit_code == 0, made.stderr
+        assert made.stderr.startswith("bkref: warning: --seed 3 is small: a bot program could find it")
+        found.append(json.loads(sorted(logs.iterdir())[0].read_text().splitlines()[0])[str(written)])
+    assert found == ["Permission denied", before]
+
+
+@SEALED
 def test_bots_that_name_a_system_folder_or_lie_directly_in_tmp_play_sealed(tmp_path: Path) -> None:
     """A bot whose command names ``.`` (here the folder of bkref's Python) and ``/usr/lib``
     hides neither from the other bots, which need them to run; a bot kept directly in
