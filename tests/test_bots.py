@@ -735,7 +735,8 @@ def test_simulate_says_a_bots_faults_on_the_terminal(bkref, folder: Path) -> Non
     one line on standard error, the log on standard output, exit status 0 (the game is legal)."""
     body = "def choose(m, count):\n    out('debug'); return None\n"
     spec = bot(folder, body)
-    result = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random")
+    large = 1 << 62  # a seed no bot can search: no warning before the note
+    result = bkref("simulate", "--players", 2, "--seed", large, "--policy", spec, "--policy", "random")
     assert result.exit_code == 0
     (folder / "g.jsonl").write_text(result.stdout)
     event = json.loads(result.stdout.splitlines()[0])["meta"]["bots"]["ann"]["faults"][0]["event"]
@@ -745,7 +746,7 @@ def test_simulate_says_a_bots_faults_on_the_terminal(bkref, folder: Path) -> Non
     checked = bkref("validate", folder / "g.jsonl")  # whoever reads the log is told too (the log has no limit)
     legal = f"{folder / 'g.jsonl'}: legal ({result.stdout.count(chr(10))} events)\n"
     assert (checked.exit_code, checked.stderr) == (0, f"{legal}{folder / 'g.jsonl'}: {made}\n")
-    fine = bkref("simulate", "--players", 2, "--seed", 1, "--policy", bot(folder, LAST, name="last.py"))
+    fine = bkref("simulate", "--players", 2, "--seed", large, "--policy", bot(folder, LAST, name="last.py"))
     assert fine.exit_code == 0 and fine.stderr == ""
     games = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random",
                   "--games", 2, "-o", folder / "games")  # fmt: skip
@@ -777,7 +778,10 @@ def test_a_bot_that_cannot_start_stops_the_run_before_any_game(bkref, folder: Pa
     )
     assert refused.exit_code == 2 and refused.stderr.endswith(one.stderr)
     assert not list((folder / "t").glob("*.jsonl"))
-    allowed = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random", "--start-fallback")
+    large = 1 << 62  # a seed no bot can search: no warning before the note
+    allowed = bkref(
+        "simulate", "--players", 2, "--seed", large, "--policy", spec, "--policy", "random", "--start-fallback"
+    )
     assert allowed.exit_code == 0 and allowed.stderr.startswith(f"note: seat ann ({spec}) made 3 faults (3 exit")
 
 
