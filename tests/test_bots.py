@@ -361,7 +361,8 @@ def test_a_bot_kept_in_the_runs_output_folder_is_refused(bkref, tmp_path: Path) 
         f"bot {command} lies in {out}, which bots may not see: keep it elsewhere (or run trusted bots with --unsealed)"
     )
     assert (made.exit_code, made.stderr, sorted(out.iterdir())) == (2, f"bkref: error: {said}\n", [out / "bot.py"])
-    apart = bkref("simulate", "--players", 2, "--seed", 1, "--policy", f"cmd:{command}", "-o", tmp_path / "g.jsonl")
+    seed = 1 << 62  # a seed no bot can search: no warning
+    apart = bkref("simulate", "--players", 2, "--seed", seed, "--policy", f"cmd:{command}", "-o", tmp_path / "g.jsonl")
     assert (apart.exit_code, apart.stderr) == (0, "")
 
 
@@ -468,6 +469,28 @@ def test_a_sealed_bot_does_not_see_the_log_simulate_deals_from(bkref, tmp_path: 
         assert made.exit_code == 0, made.stderr
         found.append(json.loads(sorted(logs.iterdir())[0].read_text().splitlines()[0])[str(dealt)])
     assert found == ["Permission denied", dealt.read_text()]
+
+
+@SEALED
+def test_a_sealed_bot_does_not_see_the_log_simulate_writes_over(bkref, tmp_path: Path) -> None:
+    """Attack: a bot reads the file ``simulate -o`` is about to replace (an earlier run's deal).
+    Sealed, it cannot; unsealed, it reads it. A seat of a bot program under a small seed is warned."""
+    example = ROOT / "examples" / "bots" / "random_bot.py"
+    written = tmp_path / "game.jsonl"
+    (tmp_path / "spy.py").write_text(SPY.replace("LOOKED", repr([str(written)])))
+    found = []
+    for sealed in ([], ["--unsealed"]):
+        assert bkref("simulate", "--players", 2, "--seed", 3, "-o", written).exit_code == 0
+        before = written.read_text()
+        logs = tmp_path / f"logs{len(sealed)}"
+        policy = f"cmd:{sys.executable} {tmp_path / 'spy.py'} {example}"
+        made = bkref(
+            "simulate", "--players", 2, "--seed", 3, "--policy", policy, *sealed, "--bot-logs", logs, "-o", written
+        )
+        assert made.exit_code == 0, made.stderr
+        assert made.stderr.startswith("bkref: warning: --seed 3 is small: a bot program could find it")
+        found.append(json.loads(sorted(logs.iterdir())[0].read_text().splitlines()[0])[str(written)])
+    assert found == ["Permission denied", before]
 
 
 @SEALED
@@ -887,7 +910,8 @@ def test_simulate_says_a_bots_faults_on_the_terminal(bkref, folder: Path) -> Non
     one line on standard error, the log on standard output, exit status 0 (the game is legal)."""
     body = "def choose(m, count):\n    out('debug'); return None\n"
     spec = bot(folder, body)
-    result = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random")
+    large = 1 << 62  # a seed no bot can search: no warning before the note
+    result = bkref("simulate", "--players", 2, "--seed", large, "--policy", spec, "--policy", "random")
     assert result.exit_code == 0
     (folder / "g.jsonl").write_text(result.stdout)
     event = json.loads(result.stdout.splitlines()[0])["meta"]["bots"]["ann"]["faults"][0]["event"]
@@ -897,7 +921,7 @@ def test_simulate_says_a_bots_faults_on_the_terminal(bkref, folder: Path) -> Non
     checked = bkref("validate", folder / "g.jsonl")  # whoever reads the log is told too (the log has no limit)
     legal = f"{folder / 'g.jsonl'}: legal ({result.stdout.count(chr(10))} events)\n"
     assert (checked.exit_code, checked.stderr) == (0, f"{legal}{folder / 'g.jsonl'}: {made}\n")
-    fine = bkref("simulate", "--players", 2, "--seed", 1, "--policy", bot(folder, LAST, name="last.py"))
+    fine = bkref("simulate", "--players", 2, "--seed", large, "--policy", bot(folder, LAST, name="last.py"))
     assert fine.exit_code == 0 and fine.stderr == ""
     games = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random",
                   "--games", 2, "-o", folder / "games")  # fmt: skip
@@ -929,7 +953,10 @@ def test_a_bot_that_cannot_start_stops_the_run_before_any_game(bkref, folder: Pa
     )
     assert refused.exit_code == 2 and refused.stderr.endswith(one.stderr)
     assert not list((folder / "t").glob("*.jsonl"))
-    allowed = bkref("simulate", "--players", 2, "--seed", 1, "--policy", spec, "--policy", "random", "--start-fallback")
+    large = 1 << 62  # a seed no bot can search: no warning before the note
+    allowed = bkref(
+        "simulate", "--players", 2, "--seed", large, "--policy", spec, "--policy", "random", "--start-fallback"
+    )
     assert allowed.exit_code == 0 and allowed.stderr.startswith(f"note: seat ann ({spec}) made 3 faults (3 exit")
 
 

@@ -64,12 +64,21 @@ def test_bkref_schema_prints_the_schema_or_writes_it_with_o(bkref, tmp_path, mon
     assert (tmp_path / "schema.json").read_text() == SCHEMA_FILE.read_text()
 
 
-@pytest.mark.parametrize("command", [["schema"], ["simulate", "--players", "2", "--seed", "1"]])
-def test_o_into_a_missing_folder_is_refused_and_makes_no_folder(bkref, tmp_path, command: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("command", "why"),
+    [
+        (["schema"], "No such file or directory"),
+        (
+            ["simulate", "--players", "2", "--seed", "1"],
+            "the folder {} does not exist (bkref makes no folder for -o FILE)",
+        ),
+    ],
+)
+def test_o_into_a_missing_folder_is_refused_and_makes_no_folder(bkref, tmp_path, command: list[str], why: str) -> None:
     target = tmp_path / "out" / "file.json"
     result = bkref(*command, "-o", target)
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == f"bkref: error: cannot write {target}: No such file or directory\n"
+    assert result.stderr == f"bkref: error: cannot write {target}: {why.format(target.parent)}\n"
     assert list(tmp_path.iterdir()) == []
 
 

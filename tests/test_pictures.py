@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from html import escape
 from html.parser import HTMLParser
@@ -284,3 +285,20 @@ def test_the_page_says_who_won_at_the_top_of_the_last_position(bkref, tmp_path: 
     assert all('class="won"' not in step["ev"] for step in data["steps"][:-1])
     html = page.read_text()
     assert html.index('<div id="event">') < html.index('<div id="finalbox"')  # the event panel is by the board
+
+
+def test_no_picture_or_page_is_written_over_the_log(bkref, tmp_path: Path) -> None:
+    """``--svg g.jsonl``, or an output that is a link to it, is refused before anything is
+    written: the log is left byte for byte."""
+    log = tmp_path / "g.jsonl"
+    shutil.copy(ROOT / "replays" / "worked-example.jsonl", log)
+    before = log.read_bytes()
+    (tmp_path / "link.html").symlink_to(log)
+    (tmp_path / "hard.svg").hardlink_to(log)
+    for option, output in (("--svg", log), ("--html", tmp_path / "link.html"), ("--svg", tmp_path / "hard.svg")):
+        result = bkref("replay", log, option, output)
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr == (
+            f"bkref: error: cannot write {output}: it is the input {log} (bkref writes no output over what it reads)\n"
+        )
+        assert log.read_bytes() == before

@@ -151,8 +151,57 @@ def test_an_unwritable_output_gives_one_line_and_exit_2(bkref, tmp_path: Path) -
     target = tmp_path / "missing-folder" / "game.jsonl"
     result = bkref("simulate", "--players", 2, "--seed", 1, "-o", target)
     assert result.exit_code == 2
-    assert result.stderr == f"bkref: error: cannot write {target}: No such file or directory\n"
+    assert result.stderr == (
+        f"bkref: error: cannot write {target}: the folder {target.parent} does not exist "
+        "(bkref makes no folder for -o FILE)\n"
+    )
     assert not target.exists()
+    folder = bkref("simulate", "--players", 2, "--seed", 1, "-o", tmp_path)
+    assert folder.stderr.endswith("it is a folder (one game is written to a file; --games writes to DIR)\n")
+
+
+def test_no_output_is_written_over_the_log_it_reads(bkref, tmp_path: Path) -> None:
+    """``--deck g -o g``, by the same name or through a link, is refused before any game is
+    played: the log dealt from is left byte for byte; another output is written."""
+    log = tmp_path / "g.jsonl"
+    assert bkref("simulate", "--players", 2, "--seed", 3, "-o", log).exit_code == 0
+    before = log.read_bytes()
+    (tmp_path / "link.jsonl").symlink_to(log)
+    for output in (log, tmp_path / "link.jsonl"):
+        result = bkref("simulate", "--players", 2, "--seed", 4, "--deck", log, "-o", output)
+        assert (result.exit_code, result.stdout) == (2, "")
+        said = f"cannot write {output}: it is the input {log} (bkref writes no output over what it reads)"
+        assert result.stderr == f"bkref: error: {said}\n"
+        assert log.read_bytes() == before
+    other = bkref("simulate", "--players", 2, "--seed", 4, "--deck", log, "-o", tmp_path / "other.jsonl")
+    assert other.exit_code == 0
+    assert (
+        json.loads((tmp_path / "other.jsonl").read_text().splitlines()[0])["deck"]
+        == json.loads(before.splitlines()[0])["deck"]
+    )
+
+
+def test_the_deck_is_read_as_validate_reads_a_log(bkref, tmp_path: Path) -> None:
+    """A log whose game event follows a comment, a blank line or a byte order mark deals its
+    deck; one whose game event has none says so, naming its line."""
+    source = tmp_path / "g.jsonl"
+    assert bkref("simulate", "--players", 2, "--seed", 3, "-o", source).exit_code == 0
+    dealt = json.loads(source.read_text().splitlines()[0])["deck"]
+    for before in (b"# a comment\n", b"\n", b"\xef\xbb\xbf"):
+        (tmp_path / "led.jsonl").write_bytes(before + source.read_bytes())
+        made = bkref("simulate", "--players", 2, "--seed", 9, "--deck", tmp_path / "led.jsonl")
+        assert made.exit_code == 0, made.stderr
+        assert json.loads(made.stdout.splitlines()[0])["deck"] == dealt
+    example = ROOT / "replays" / "worked-example.jsonl"
+    refused = bkref("simulate", "--players", 2, "--seed", 1, "--deck", example)
+    assert refused.exit_code == 2
+    line = next(n for n, text in enumerate(example.read_text().splitlines(), 1) if text.startswith("{"))
+    assert refused.stderr == f"bkref: error: {example}:{line}: the game event gives no deck; --deck needs one\n"
+
+
+def test_only_bot_programs_under_a_small_seed_are_warned(bkref) -> None:
+    quiet = bkref("simulate", "--players", 2, "--seed", 3, "--policy", "greedy")
+    assert (quiet.exit_code, quiet.stderr) == (0, "")
 
 
 # -- the committed corpus ------------------------------------------------------------
@@ -262,7 +311,9 @@ def test_games_need_a_folder(bkref, tmp_path: Path) -> None:
     (tmp_path / "file").write_text("")
     on_a_file = bkref("simulate", "--games", 2, "--seed", 1, "--players", 2, "-o", tmp_path / "file")
     assert on_a_file.exit_code == 2
-    assert on_a_file.stderr.startswith(f"bkref: error: cannot make the folder {tmp_path / 'file'}: ")
+    assert on_a_file.stderr == (
+        f"bkref: error: -o {tmp_path / 'file'} is a file: --games writes one file per game into a folder; give -o DIR\n"
+    )
     one_game = bkref("simulate", "--seed", 1, "--players", 2, "-j", 2)
     assert (one_game.exit_code, one_game.stderr) == (
         2,

@@ -114,6 +114,21 @@ def write_output(text: str, output: str) -> bool:
     return True
 
 
+def not_an_input(output: str, given: str) -> None:
+    """``fail`` when the file ``output`` is the input ``given`` (the same file, by any name or
+    link): writing it would destroy what the command reads. Nothing is written by then.
+
+    >>> not_an_input("-", "g.jsonl"), not_an_input("missing.svg", "g.jsonl")
+    (None, None)
+    """
+    try:
+        same = output != "-" and os.path.samefile(output, given)
+    except OSError:  # one of them is not there: no file is both
+        return
+    if same:
+        raise fail(f"cannot write {output}: it is the input {given} (bkref writes no output over what it reads)")
+
+
 DaskOption = Annotated[
     str | None,
     typer.Option(

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bkref.cli.app import ToOption, a_name, app, fail, fault_lines, write_output
+from bkref.cli.app import ToOption, a_name, app, fail, fault_lines, not_an_input, write_output
 
 if TYPE_CHECKING:
     from bkref.views.navigation import Replay
@@ -119,6 +119,9 @@ def replay(
         raise fail("--step walks through the game in the terminal; --svg and --html write files: give one")
     if shown is Shown.seen and (step or svg is not None or html is not None):
         raise fail("--format seen prints the seen events; --step, --svg and --html show the game: give one")
+    for target in (svg, html):
+        if target is not None:
+            not_an_input(target, str(log))
     if shown is Shown.seen and as_ is None:
         raise fail("--format seen is the log as one player saw it: give --as PLAYER")
     from bkref.views.navigation import exit_status_of

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from pathlib import Path
@@ -24,6 +25,8 @@ from bkref.cli.app import (
     bot_options,
     fail,
     fault_lines,
+    not_an_input,
+    warn,
     write_output,
 )
 from bkref.io.diagnostics import printable
@@ -131,11 +134,18 @@ def simulate(
         game = parse_options(players, seed, specs)
         if bot_logs is not None:
             make_folder(Path(bot_logs))
-        hidden = [*([output] if games is not None else []), *([deck] if deck else [])]  # a run's games, its deck
+        if games is None:
+            writable(output, deck)
+        hidden = [*([output] if output != "-" else []), *([deck] if deck else [])]  # the run's log(s), its deck
         seal = (unsealed, bot_network, bot_limit)
         bots = bot_options(move_time, max_faults, bot_logs, seal, hidden, specs, bot_trace)
         if not start_fallback:
             check_programs(specs, bots.seal)
+        if game[1] < SEARCHABLE and any(spec.startswith("cmd:") for spec in specs):
+            warn(
+                f"--seed {game[1]} is small: a bot program could find it from its first hand and know every card "
+                "to come; for bots that compete, use bkref tournament (a random 63-bit seed) or a large random --seed"
+            )
         if games is None:
             if jobs > 1:
                 raise fail("-j is for --games: one game is played in one process")
@@ -153,6 +163,8 @@ def simulate(
             raise fail("--deck deals one game: it is not for --games")
         if output == "-":
             raise fail("--games writes one file per game: give the folder with -o DIR")
+        if os.path.exists(output) and not os.path.isdir(output):
+            raise fail(f"-o {output} is a file: --games writes one file per game into a folder; give -o DIR")
         simulate_games(game, games, Path(output), jobs, bots, existing(resume, force))
     except OptionError as error:  # --players is a whole number by then
         raise fail(worded(error, int(players or 0))) from None
@@ -162,6 +174,24 @@ def simulate(
         raise fail(str(error)) from None
     except RunError as error:
         raise fail(str(error)) from None
+
+
+SEARCHABLE = 1 << 48
+"""Seeds below this a bot program could search from its first hand (a million seeds a second takes 9 years for it)."""
+
+
+def writable(output: str, deck: str | None) -> None:
+    """``fail`` before a game is played when the log could not be written to ``output``: its
+    folder missing, or the log ``--deck`` reads (``-`` is standard output, always writable)."""
+    if output == "-":
+        return
+    if deck is not None:
+        not_an_input(output, deck)
+    folder = os.path.dirname(output) or "."
+    if not os.path.isdir(folder):
+        raise fail(f"cannot write {output}: the folder {folder} does not exist (bkref makes no folder for -o FILE)")
+    if os.path.isdir(output):
+        raise fail(f"cannot write {output}: it is a folder (one game is written to a file; --games writes to DIR)")
 
 
 def parse_options(players: str | None, seed: str | None, policies: list[str]) -> tuple[int, int, list[str]]:
@@ -212,26 +242,29 @@ def stop_bots_on_sigterm() -> None:
 
 
 def deck_of(path: str) -> list[str]:
-    """The deck of the game event of the log ``path`` (its first line); ``fail`` when there is none."""
-    import msgspec
-
+    """The deck of the game event of the log ``path`` (read as validate reads it: blank and
+    ``#`` comment lines and a byte order mark before it are allowed); ``fail`` when there is none."""
     from bkref.game.catalog import CARDS
-    from bkref.game.events import Event, Game
+    from bkref.game.events import Game
+    from bkref.io.logfile import Problem, read_lines
 
     try:
         with open(path, "rb") as file:
-            first = file.readline(1 << 20)
+            first = next(read_lines(iter(file.readline, b"")), None)
     except OSError as error:
         raise fail(f"--deck: cannot read {path}: {error.strerror or error}") from None
-    try:
-        event = msgspec.json.decode(first, type=Event)
-    except (msgspec.DecodeError, msgspec.ValidationError) as error:
-        raise fail(f"{path}:1: --deck needs a bkref/1 game event here ({error})") from None
-    if not isinstance(event, Game) or event.deck is None:
-        raise fail(f"{path}:1: the game event gives no deck; --deck needs one")
-    if sorted(event.deck) != sorted(card.id for card in CARDS.values() for _ in range(card.copies)):
-        raise fail(f"{path}:1: the game event's deck is not the 182 cards of the game (S4)")
-    return event.deck
+    if first is None:
+        raise fail(f"{path}: the log holds no game event; --deck needs one")
+    if isinstance(first, Problem):
+        raise fail(f"{path}:{first.line}: --deck needs a bkref/1 game event here ({first.message})")
+    game = first.event
+    assert isinstance(game, Game)  # the reader's first record is the game event
+    deck = game.deck
+    if deck is None:
+        raise fail(f"{path}:{first.line}: the game event gives no deck; --deck needs one")
+    if sorted(deck) != sorted(card.id for card in CARDS.values() for _ in range(card.copies)):
+        raise fail(f"{path}:{first.line}: the game event's deck is not the 182 cards of the game (S4)")
+    return deck
 
 
 def existing(resume: bool, force: bool) -> Existing:
