@@ -27,7 +27,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, Final
 
@@ -56,6 +56,7 @@ from bkref.bots.sealing import Seal
 from bkref.game.seen import SeenView
 from bkref.io.diagnostics import printable
 from bkref.io.logfile import depth
+from bkref.io.processes import children, group_lives, wait_ended
 
 HELLO_SECONDS: Final = 10.0
 QUIT_SECONDS: Final = 2.0
@@ -218,8 +219,8 @@ class Program:
             self._pidfd = None
         if process is None:
             return
-        inner = _children(process.pid)
-        if process.returncode is None or _group_lives(process.pid):  # its number is not another's yet
+        inner = children(process.pid)
+        if process.returncode is None or group_lives(process.pid):  # its number is not another's yet
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
         for pid in inner:
@@ -231,7 +232,7 @@ class Program:
                     pipe.close()
         process.wait()
         for pid in inner:
-            _wait_ended(pid)
+            wait_ended(pid, QUIT_SECONDS)
         if self.errors is not None:  # every writer is gone: the drain reads to the end, then ends
             self.errors.join(QUIT_SECONDS)
 
@@ -419,44 +420,6 @@ class Stderr(threading.Thread):
         with self._lock:
             lines = [line for line in self._tail.decode(errors="replace").splitlines() if line.strip()]
         return lines[-1].strip() if lines else ""
-
-
-def _children(parent: int) -> list[int]:
-    """The processes whose parent is ``parent`` (Linux's /proc; none elsewhere)."""
-    return list(_processes_with(1, parent))
-
-
-def _group_lives(group: int) -> bool:
-    """Whether a process of the process group ``group`` still runs (Linux's /proc; False
-    elsewhere): while one does, the number is the group's, and no new process's."""
-    return next(_processes_with(2, group), None) is not None
-
-
-def _processes_with(field: int, value: int) -> Iterator[int]:
-    """The processes whose ``/proc/PID/stat`` field ``field`` (after the command's name: 1 the
-    parent, 2 the process group) is ``value``, as /proc lists them."""
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            if int(_stat(stat)[field]) == value:
-                yield int(stat.parent.name)
-
-
-def _stat(path: Path) -> list[str]:
-    """The fields of a ``/proc/PID/stat`` file after the command's name: state, parent, ..."""
-    return path.read_text().rpartition(")")[2].split()
-
-
-def _wait_ended(pid: int, seconds: float = QUIT_SECONDS) -> None:
-    """Wait until the process ``pid``, killed, has ended (gone, or a zombie), at most ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            state = _stat(Path(f"/proc/{pid}/stat"))[0]
-        except (OSError, IndexError):
-            return
-        if state in ("Z", "X"):
-            return
-        time.sleep(0.002)
 
 
 def _says_hello(line: bytes) -> bool:

@@ -23,6 +23,8 @@ from contextlib import contextmanager, suppress
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
+from bkref.io.processes import descendants, wait_ended
+
 if TYPE_CHECKING:
     from distributed import Client, Future
 
@@ -36,6 +38,10 @@ CHUNK: Final = 16
 """Items per task in a worker process."""
 AHEAD: Final = 4
 """Tasks submitted per worker process ahead of the result awaited: enough to keep them busy."""
+
+ENDING_SECONDS: Final = 2.0
+"""How long a run stopped midway waits for each process its workers started (a bot program),
+killed with its worker, to be gone."""
 
 MAX_JOBS: Final = 4 * (os.cpu_count() or 1)
 """The most processes ``-j`` starts: four per CPU (more only wait their turn)."""
@@ -94,10 +100,14 @@ class Local:
                 ended = not pending  # all done: a caller that stops at the last item ends no work
                 yield from done
         finally:
+            started: list[int] = []
             if not ended:  # Ctrl-C, an error, or the caller stopped: the work under way is not waited for
+                started = [pid for worker in workers if worker.pid for pid in descendants(worker.pid)]
                 for worker in workers:
-                    worker.terminate()
+                    worker.terminate()  # what a worker started ends with it (PR_SET_PDEATHSIG)
             pool.shutdown(cancel_futures=True)
+            for pid in started:  # ... and is gone before the run says it has stopped (a bot program)
+                wait_ended(pid, ENDING_SECONDS)
 
     def reduce(self, reduce: Callable[..., R], results: list[Any], *args: Any) -> R:
         return reduce(results, *args)
