@@ -246,11 +246,12 @@ def deck_of(path: str) -> list[str]:
     ``#`` comment lines and a byte order mark before it are allowed); ``fail`` when there is none."""
     from bkref.game.catalog import CARDS
     from bkref.game.events import Game
-    from bkref.io.logfile import Problem, read_lines
+    from bkref.io.logfile import Problem
+    from bkref.io.sources import read
 
     try:
-        with open(path, "rb") as file:
-            first = next(read_lines(iter(file.readline, b"")), None)
+        with open(path, "rb") as file:  # its lines read no further than validate's (MAX_LINE)
+            first = next(read(file), None)
     except OSError as error:
         raise fail(f"--deck: cannot read {path}: {error.strerror or error}") from None
     if first is None:
