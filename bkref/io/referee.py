@@ -151,10 +151,7 @@ class _Run:
             read, lost = _camps(state, named), _lost(state, named)
         cause = causes.cause_of(broken, cards, read, players, holders, others, lost)
         buildings = _buildings(state, named) if named is not None and kind == "harvest" else {}
-        written = _unplayed(state, event, rule, message)
-        if isinstance(event, Draw):
-            for player, square in _taken(state, event, rule, message, self.held):
-                written.setdefault(player, []).append(square)
+        written = _unplayed(state, event, rule, message, self.held)
         lacking = _lacking(state, event) if rule in ("D2", "D3", "D5") else []
         causes.found(broken, written, cause, squares, players, buildings, holders, lacking)
         return cause
@@ -355,22 +352,29 @@ def _lacking(state: State, event: Event) -> list[str]:
     return [c for c in (*event.keep, *(event.discard or ())) if c not in hand]
 
 
-def _unplayed(state: State, event: Event, rule: str, message: str) -> dict[str, list[str]]:
+def _unplayed(state: State, event: Event, rule: str, message: str, held: list[str | None]) -> dict[str, list[str]]:
     """Each player's cards the problem ``rule`` (``message``) of ``event`` kept from being
-    played: an illegal pick's whole hand (the hand held, or once its turn is revealed, the
-    hand passed), the hands a gap passes on unplayed, a draw's cards (those it and the
-    deck do not share, if it is not the deck's) and its provisions card (a P3: the draw
-    may be another's), every player's holdings at a harvest missing."""
+    played as the log's game has them: an illegal pick's whole hand (the hand held, or once
+    its turn is revealed, the hand passed), the hands a gap passes on unplayed, a draw's
+    cards (those it and the deck do not share, if it is not the deck's) and its provisions
+    card (a P3: the draw may be another's), and the squares such a draw took from their
+    players (``_taken``; ``held``: who held each of its cards before it), every player's
+    holdings at a harvest missing."""
     if rule in ("D2", "D3", "D5") and isinstance(event, Pick):
         return {event.player: [*event.keep, *_held(state, event)]}
     if isinstance(event, Draw):
         if rule == "P3" and TOP in message:  # the cards the log and the deck do not share
-            deck = _decks(message)
-            drawn = [c for c in event.cards if c not in deck] + [c for c in deck if c not in event.cards]
+            deck = message.split(TOP)[1].split(", ")
+            off = [c for c in event.cards if c not in deck]
+            drawn = off + [c for c in deck if c not in event.cards]
         else:
+            off = [message.split(" is used ")[0]] if rule == "S4" else []
             drawn = list(event.cards)
         provisions = ["provisions"] if rule == "P3" else []
-        return {event.player: [*drawn, *provisions]}
+        unplayed = {event.player: [*drawn, *provisions]}
+        for player, square in _taken(state, event, off, held):
+            unplayed.setdefault(player, []).append(square)
+        return unplayed
     if rule in ("T1", "D4") and is_gap(message):
         if " has no harvest event; " in message:
             return {p: [] for p in state.players}
@@ -380,29 +384,18 @@ def _unplayed(state: State, event: Event, rule: str, message: str) -> dict[str, 
     return {}
 
 
-def _taken(state: State, event: Draw, rule: str, message: str, held: list[str | None]) -> list[tuple[str, str]]:
-    """The squares the draw ``event``, played with the problem ``rule`` (``message``), took
-    from the players who controlled them before (``held``, by card), as (player, square),
-    where the log's game did not: a card not the deck's (P3), or the card used too often
-    (S4) of a territory another player holds is played all the same (P1), and their
-    holdings are not the log's. A card the deck also has took the square in the log's game."""
-    if rule == "P3" and TOP in message:
-        cards = [card for card in event.cards if card not in _decks(message)]
-    elif rule == "S4":
-        cards = [message.split(" is used ")[0]]
-    else:
-        return []
+def _taken(state: State, event: Draw, off: list[str], held: list[str | None]) -> list[tuple[str, str]]:
+    """The squares the draw ``event``, played, took from the players who controlled them
+    before (``held``, by card), as (player, square), where the log's game did not: of its
+    cards ``off`` (not the deck's, P3, or the card used too often, S4), a territory another
+    player holds is played all the same (P1), and their holdings are not the log's. A card
+    the deck also has took the square in the log's game."""
     owner = state.position.owner
     return [
         (before, card)
         for card, before in zip(event.cards, held)
-        if card in cards and before is not None and before != event.player and owner.get(card) == event.player
+        if card in off and before is not None and before != event.player and owner.get(card) == event.player
     ]
-
-
-def _decks(message: str) -> list[str]:
-    """The deck's cards a P3 says a draw should have been (``TOP`` in its ``message``)."""
-    return message.split(TOP)[1].split(", ")
 
 
 def _named_in(text: bytes) -> tuple[str | None, list[str]]:
