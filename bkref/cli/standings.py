@@ -62,8 +62,9 @@ def standings(
     from bkref.io.tournament.tally import TournamentStandings
     from bkref.views.progress import progress
 
-    logs: Sequence[Path | Report] = log_paths(paths)  # a folder's logs held as their names, packed
-    refused = [fail(f"{item.path}: {item.diagnostics[0].message}") for item in logs if isinstance(item, Report)]
+    found = log_paths(paths)  # a folder's logs held as their names, packed
+    refused = [fail(f"{item.path}: {item.diagnostics[0].message}") for item in found.refused()]
+    logs: Sequence[Path | Report] = found
     if refused:
         raise refused[-1]
     try:

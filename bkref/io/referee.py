@@ -568,6 +568,16 @@ class LogPaths(Made[Path | Report]):
     def __len__(self) -> int:
         return self.ends[-1] if self.ends else 0
 
+    def refused(self) -> list[Report]:
+        """Those of the logs that cannot be read as one (in order), the others not made."""
+        found: list[Report] = []
+        for part in self.parts:
+            if isinstance(part, Report):
+                found.append(part)
+            elif isinstance(part, _Found):
+                found += [report for i in sorted(part.refused) if isinstance(report := part.make(i), Report)]
+        return found
+
     def make(self, index: int) -> Path | Report:
         n = bisect_right(self.ends, index)
         part = self.parts[n]
