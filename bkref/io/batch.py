@@ -102,7 +102,7 @@ class Local:
         finally:
             started: list[int] = []
             if not ended:  # Ctrl-C, an error, or the caller stopped: the work under way is not waited for
-                started = [pid for worker in workers if worker.pid for pid in descendants(worker.pid)]
+                started = descendants(worker.pid for worker in workers if worker.pid)
                 for worker in workers:
                     worker.terminate()  # what a worker started ends with it (PR_SET_PDEATHSIG)
             pool.shutdown(cancel_futures=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 
@@ -14,11 +14,15 @@ def children(parent: int) -> list[int]:
     return list(_processes_with(1, parent))
 
 
-def descendants(parent: int) -> list[int]:
-    """The processes ``parent`` started, and those they started, and so on."""
-    found, todo = [], [parent]
+def descendants(parents: Iterable[int]) -> list[int]:
+    """The processes ``parents`` started, and those they started, and so on (/proc read once)."""
+    under: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            under.setdefault(int(_stat(stat)[1]), []).append(int(stat.parent.name))
+    found, todo = [], list(parents)
     while todo:
-        for child in children(todo.pop()):
+        for child in under.get(todo.pop(), ()):
             found.append(child)
             todo.append(child)
     return found
